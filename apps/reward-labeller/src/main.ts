@@ -1,0 +1,12 @@
+import { loadEnv } from '@echoloop/config';
+import { bootstrap } from '@echoloop/platform';
+import { AppModule, SERVICE } from './app.module';
+import { labellerEnv } from './env';
+
+void bootstrap({
+  service: SERVICE,
+  loadEnv: () => loadEnv(labellerEnv),
+  module: (env) => AppModule.register(env),
+  port: (env) => env.PORT,
+  host: (env) => env.HOST,
+});

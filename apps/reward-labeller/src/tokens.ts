@@ -1,0 +1,1 @@
+export const LABELLER_ENV = Symbol('LABELLER_ENV');

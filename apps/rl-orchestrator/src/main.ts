@@ -1,0 +1,12 @@
+import { loadEnv } from '@echoloop/config';
+import { bootstrap } from '@echoloop/platform';
+import { AppModule, SERVICE } from './app.module';
+import { orchestratorEnv } from './env';
+
+void bootstrap({
+  service: SERVICE,
+  loadEnv: () => loadEnv(orchestratorEnv),
+  module: (env) => AppModule.register(env),
+  port: (env) => env.PORT,
+  host: (env) => env.HOST,
+});

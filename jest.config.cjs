@@ -1,0 +1,25 @@
+// One Jest run covers every project; suites are split by kind, not by project:
+//   *.spec.ts      unit: no network, no stack
+//   *.int-spec.ts  integration: the real local stack (PostgreSQL, Kafka, model server)
+// Same compiler and path aliases as the build: the repo's .swcrc.
+const swc = ['@swc/jest', { swcrc: true, sourceMaps: 'inline' }];
+
+const shared = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': swc },
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.infra/'],
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/**/*.int-spec.ts'],
+      testTimeout: 60_000,
+      slowTestThreshold: 20,
+    },
+  ],
+};

@@ -1,0 +1,42 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { CharacterEntity } from './character.entity';
+import { UserEntity } from './user.entity';
+
+@Entity({ name: 'conversations' })
+@Index('conversations_user_recent_idx', ['userId', 'updatedAt'])
+export class ConversationEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId!: string;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @Column({ name: 'character_id', type: 'uuid' })
+  characterId!: string;
+
+  @ManyToOne(() => CharacterEntity, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'character_id' })
+  character?: CharacterEntity;
+
+  @Column({ type: 'text', nullable: true })
+  title!: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,70 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { ConversationEntity } from './conversation.entity';
+
+export type MessageRole = 'system' | 'user' | 'assistant';
+export type MessageStatus = 'streaming' | 'complete' | 'cancelled' | 'error';
+
+@Entity({ name: 'messages' })
+@Index('messages_conversation_order_idx', ['conversationId', 'createdAt', 'id'])
+@Index('messages_client_message_id_key', ['conversationId', 'clientMessageId'], {
+  unique: true,
+  where: 'client_message_id IS NOT NULL',
+})
+export class MessageEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'conversation_id', type: 'uuid' })
+  conversationId!: string;
+
+  @ManyToOne(() => ConversationEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'conversation_id' })
+  conversation?: ConversationEntity;
+
+  @Column({ type: 'text' })
+  role!: MessageRole;
+
+  /** What the user sees. */
+  @Column({ type: 'text' })
+  content!: string;
+
+  /** Hidden `<think>` text of an assistant reply: stored for training, never shown. */
+  @Column({ type: 'text', nullable: true })
+  reasoning!: string | null;
+
+  /** Makes sending idempotent: the same id twice in one conversation is one message. */
+  @Column({ name: 'client_message_id', type: 'text', nullable: true })
+  clientMessageId!: string | null;
+
+  /** For replies: the user message answered. Several replies to one parent are swipes (alternatives). */
+  @Column({ name: 'parent_id', type: 'uuid', nullable: true })
+  parentId!: string | null;
+
+  @ManyToOne(() => MessageEntity, { onDelete: 'CASCADE', nullable: true })
+  @JoinColumn({ name: 'parent_id' })
+  parent?: MessageEntity | null;
+
+  @Column({ type: 'text', default: 'complete' })
+  status!: MessageStatus;
+
+  @Column({ name: 'finish_reason', type: 'text', nullable: true })
+  finishReason!: string | null;
+
+  @Column({ name: 'prompt_tokens', type: 'integer', nullable: true })
+  promptTokens!: number | null;
+
+  @Column({ name: 'completion_tokens', type: 'integer', nullable: true })
+  completionTokens!: number | null;
+
+  @Column({ name: 'ttft_ms', type: 'integer', nullable: true })
+  ttftMs!: number | null;
+
+  @Column({ name: 'total_ms', type: 'integer', nullable: true })
+  totalMs!: number | null;
+
+  @Column({ name: 'checkpoint_id', type: 'text', nullable: true })
+  checkpointId!: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

@@ -1,0 +1,30 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+export const ROLES = ['user', 'experimenter', 'analyst', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+@Entity({ name: 'users' })
+export class UserEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  /** Stored lower-cased; unique. */
+  @Column({ type: 'text', unique: true })
+  email!: string;
+
+  /** Null for accounts that cannot log in with a password (service accounts). */
+  @Column({ name: 'password_hash', type: 'text', nullable: true })
+  passwordHash!: string | null;
+
+  @Column({ name: 'display_name', type: 'text' })
+  displayName!: string;
+
+  @Column({ type: 'text', array: true, default: () => "'{user}'" })
+  roles!: Role[];
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,2 @@
+export * from './entities';
+export { dataSourceOptions, type DatabaseSettings } from './data-source-options';

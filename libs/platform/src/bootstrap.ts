@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import type { INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { createLogger } from './logging/logger';
+
+export interface BootstrapOptions<E> {
+  service: string;
+  /** Validates the environment; throwing here stops the app with the message (see loadEnv). */
+  loadEnv: () => E;
+  module: (env: E) => Type | import('@nestjs/common').DynamicModule;
+  port: (env: E) => number;
+  host: (env: E) => string;
+}
+
+/** Starts an app: validated config first, then Nest with pino logs, shutdown hooks and the HTTP port. */
+export async function bootstrap<E>(options: BootstrapOptions<E>): Promise<INestApplication> {
+  let env: E;
+  try {
+    env = options.loadEnv();
+  } catch (error) {
+    createLogger({ service: options.service, level: 'info' }).fatal(
+      error instanceof Error ? error.message : String(error),
+    );
+    process.exit(1);
+  }
+  const app = await NestFactory.create(options.module(env), { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  await app.listen(options.port(env), options.host(env));
+  app.get(Logger).log(`${options.service} listening on ${await app.getUrl()}`);
+  return app;
+}

@@ -1,0 +1,51 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+
+export interface ErrorBody {
+  error: { code: string; message: string; details?: unknown };
+}
+
+const CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  422: 'unprocessable',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+/** Every HTTP error leaves as `{ error: { code, message, details? } }`; 5xx details are logged, never sent. */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    if (res.headersSent) return;
+    res.status(this.statusOf(exception)).json(this.bodyOf(exception));
+  }
+
+  private statusOf(exception: unknown): number {
+    return exception instanceof HttpException ? exception.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
+  }
+
+  private bodyOf(exception: unknown): ErrorBody {
+    if (!(exception instanceof HttpException) || exception.getStatus() >= 500) {
+      if (!(exception instanceof HttpException)) this.logger.error(exception);
+      const status = this.statusOf(exception);
+      return { error: { code: CODES[status] ?? 'internal', message: 'Internal error' } };
+    }
+    const status = exception.getStatus();
+    const response = exception.getResponse();
+    if (typeof response === 'object' && response !== null && 'error' in response) {
+      const { error } = response as Partial<ErrorBody>;
+      if (error && typeof error === 'object' && 'code' in error) return { error };
+    }
+    const message =
+      typeof response === 'string' ? response : ((response as { message?: unknown }).message ?? exception.message);
+    return { error: { code: CODES[status] ?? 'error', message: Array.isArray(message) ? message.join('; ') : String(message) } };
+  }
+}

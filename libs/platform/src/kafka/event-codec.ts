@@ -1,0 +1,54 @@
+import type { Contract, EventOf } from '@echoloop/contracts';
+import type { IHeaders, Message } from 'kafkajs';
+
+export const HEADER = {
+  contentType: 'content-type',
+  eventId: 'event-id',
+  schemaVersion: 'schema-version',
+  producer: 'producer',
+} as const;
+
+/** Serialises a validated event as a Kafka message: JSON value, envelope fields mirrored in headers. */
+export function encodeEvent<C extends Contract>(contract: C, event: EventOf<C>, key: string): Message {
+  const valid = contract.schema.parse(event);
+  return {
+    key,
+    value: JSON.stringify(valid),
+    headers: {
+      [HEADER.contentType]: 'application/json',
+      [HEADER.eventId]: valid.eventId,
+      [HEADER.schemaVersion]: String(valid.schemaVersion),
+      [HEADER.producer]: valid.producer,
+    },
+  };
+}
+
+export class EventDecodeError extends Error {
+  override readonly name = 'EventDecodeError';
+}
+
+/** Parses and validates a message value against its contract; throws EventDecodeError naming the problem. */
+export function decodeEvent<C extends Contract>(contract: C, value: Buffer | null): EventOf<C> {
+  if (value === null) throw new EventDecodeError('message has no value');
+  let json: unknown;
+  try {
+    json = JSON.parse(value.toString('utf8'));
+  } catch {
+    throw new EventDecodeError('message value is not valid JSON');
+  }
+  const result = contract.schema.safeParse(json);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new EventDecodeError(`event does not match ${contract.topic}: ${problems.join('; ')}`);
+  }
+  return result.data as EventOf<C>;
+}
+
+export function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.map(String).join(',') : String(value);
+  }
+  return out;
+}

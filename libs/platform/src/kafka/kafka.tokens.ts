@@ -1,0 +1,2 @@
+export const KAFKA = Symbol('KAFKA');
+export const KAFKA_TOPICS = Symbol('KAFKA_TOPICS');

@@ -1,0 +1,83 @@
+import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { dataSourceOptions } from '@echoloop/persistence';
+import type { Kafka } from 'kafkajs';
+import { LoggerModule, PinoLogger } from 'nestjs-pino';
+import { DatabaseHealthIndicator } from './health/database.health';
+import { HealthController } from './health/health.controller';
+import { HEALTH_INDICATORS, type HealthIndicator } from './health/health-indicator';
+import { ErrorFilter } from './http/error.filter';
+import { createKafka } from './kafka/kafka-client';
+import { KafkaHealthIndicator } from './kafka/kafka.health';
+import { KafkaLifecycle } from './kafka/kafka-lifecycle';
+import { KAFKA, KAFKA_TOPICS } from './kafka/kafka.tokens';
+import { EventPublisher } from './kafka/event-publisher';
+import type { TopicSpec } from './kafka/topic-admin';
+import { loggerOptions } from './logging/logger';
+import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { MetricsController } from './metrics/metrics.controller';
+import { MetricsService } from './metrics/metrics.service';
+import { deadLetterTopic } from '@echoloop/contracts';
+import type { ServiceEnv } from '@echoloop/config';
+
+export interface PlatformOptions {
+  service: string;
+  env: ServiceEnv;
+  /** Topics this app produces to or consumes from; they and their dead-letter topics are created at start-up. */
+  topics: readonly TopicSpec[];
+}
+
+const QUIET_ROUTES = ['/health', '/metrics'];
+
+/**
+ * What every Echoloop app has: pino logs, Prometheus metrics, liveness and readiness that check PostgreSQL and
+ * Kafka for real, the database connection, and an idempotent Kafka producer.
+ */
+@Module({})
+export class PlatformModule implements NestModule {
+  static forRoot({ service, env, topics }: PlatformOptions): DynamicModule {
+    const allTopics = [...topics, ...topics.map((t) => ({ ...t, topic: deadLetterTopic(t.topic) }))];
+    return {
+      module: PlatformModule,
+      global: true,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            ...loggerOptions({ service, level: env.LOG_LEVEL }),
+            autoLogging: { ignore: (req) => QUIET_ROUTES.some((route) => req.url?.startsWith(route)) },
+          },
+        }),
+        TypeOrmModule.forRoot(
+          dataSourceOptions({ url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, applicationName: service }),
+        ),
+      ],
+      controllers: [HealthController, MetricsController],
+      providers: [
+        { provide: MetricsService, useValue: new MetricsService(service) },
+        { provide: APP_FILTER, useClass: ErrorFilter },
+        {
+          provide: KAFKA,
+          inject: [PinoLogger],
+          useFactory: (logger: PinoLogger) =>
+            createKafka({ brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID ?? service }, logger.logger),
+        },
+        { provide: KAFKA_TOPICS, useValue: allTopics },
+        KafkaLifecycle,
+        { provide: EventPublisher, inject: [KAFKA], useFactory: (kafka: Kafka) => new EventPublisher(kafka) },
+        { provide: KafkaHealthIndicator, inject: [KAFKA], useFactory: (kafka: Kafka) => new KafkaHealthIndicator(kafka) },
+        DatabaseHealthIndicator,
+        {
+          provide: HEALTH_INDICATORS,
+          inject: [DatabaseHealthIndicator, KafkaHealthIndicator],
+          useFactory: (...indicators: HealthIndicator[]) => indicators,
+        },
+      ],
+      exports: [MetricsService, KAFKA, EventPublisher, KafkaLifecycle],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(HttpMetricsMiddleware).forRoutes('*');
+  }
+}

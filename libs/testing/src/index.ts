@@ -1,0 +1,2 @@
+// Deterministic vLLM-compatible test server
+export * from './vllm';

@@ -1,0 +1,4 @@
+import { CoreTables1795289640249 } from './1795289640249-CoreTables';
+
+/** Every migration, oldest first. A new one is added here and never edited once released. */
+export const MIGRATIONS = [CoreTables1795289640249];

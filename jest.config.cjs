@@ -18,7 +18,7 @@ module.exports = {
       ...shared,
       displayName: 'integration',
       testMatch: ['<rootDir>/**/*.int-spec.ts'],
-      testTimeout: 60_000,
+      setupFilesAfterEnv: ['<rootDir>/tools/test/integration-setup.cjs'],
       slowTestThreshold: 20,
     },
   ],

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 export class CoreTables1795289640249 implements MigrationInterface {
   name = 'CoreTables1795289640249';

@@ -24,11 +24,17 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
     private readonly lifecycle: KafkaLifecycle,
     private readonly logger: PinoLogger,
   ) {
-    this.received = metrics.counter('labeller_turns_received_total', 'Valid completed turns received', ['checkpoint']);
+    this.received = metrics.counter('labeller_turns_received_total', 'Valid completed turns received', [
+      'checkpoint',
+    ]);
     this.consumer = new ContractConsumer(
       kafka,
       publisher,
-      { groupId: env.LABELLER_GROUP_ID, contract: chatTurnCompletedV1, handle: (event) => this.receive(event) },
+      {
+        groupId: env.LABELLER_GROUP_ID,
+        contract: chatTurnCompletedV1,
+        handle: (event) => this.receive(event),
+      },
       logger.logger,
     );
   }
@@ -43,6 +49,9 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
 
   private async receive(event: EventOf<typeof chatTurnCompletedV1>): Promise<void> {
     this.received.inc({ checkpoint: event.payload.checkpointId });
-    this.logger.debug({ turnId: event.payload.turnId, conversationId: event.payload.conversationId }, 'turn received');
+    this.logger.debug(
+      { turnId: event.payload.turnId, conversationId: event.payload.conversationId },
+      'turn received',
+    );
   }
 }

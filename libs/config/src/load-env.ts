@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { type z } from 'zod';
 
 /** Thrown at start-up when the environment does not match an app's schema; names every bad variable. */
 export class EnvValidationError extends Error {

@@ -4,5 +4,8 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source-options';
 
 export default new DataSource(
-  dataSourceOptions({ url: process.env['DATABASE_URL'] ?? LOCAL_DATABASE_URL, applicationName: 'migrations' }),
+  dataSourceOptions({
+    url: process.env['DATABASE_URL'] ?? LOCAL_DATABASE_URL,
+    applicationName: 'migrations',
+  }),
 );

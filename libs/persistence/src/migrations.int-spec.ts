@@ -44,9 +44,9 @@ describe('migrations on PostgreSQL 15', () => {
     const users = dataSource.getRepository(UserEntity);
     const user = await users.save({ email: 'ada@example.com', passwordHash: null, displayName: 'Ada' });
     expect(user.roles).toEqual(['user']);
-    await expect(users.save({ email: 'ada@example.com', passwordHash: null, displayName: 'Twin' })).rejects.toThrow(
-      /duplicate key/,
-    );
+    await expect(
+      users.save({ email: 'ada@example.com', passwordHash: null, displayName: 'Twin' }),
+    ).rejects.toThrow(/duplicate key/);
 
     const character = await dataSource.getRepository(CharacterEntity).save({
       name: 'Mira',
@@ -58,7 +58,12 @@ describe('migrations on PostgreSQL 15', () => {
       .getRepository(ConversationEntity)
       .save({ userId: user.id, characterId: character.id, title: null });
     const messages = dataSource.getRepository(MessageEntity);
-    const base = { conversationId: conversation.id, role: 'user' as const, content: 'hi', clientMessageId: 'c-1' };
+    const base = {
+      conversationId: conversation.id,
+      role: 'user' as const,
+      content: 'hi',
+      clientMessageId: 'c-1',
+    };
     await messages.save(messages.create(base));
     await expect(messages.save(messages.create(base))).rejects.toThrow(/messages_client_message_id_key/);
 

@@ -2,12 +2,22 @@ export { bootstrap, type BootstrapOptions } from './bootstrap';
 export { PlatformModule, type PlatformOptions } from './platform.module';
 export { createLogger, loggerOptions, REDACTED_PATHS } from './logging/logger';
 export { MetricsService } from './metrics/metrics.service';
-export { checkReadiness, HEALTH_INDICATORS, withTimeout, type HealthIndicator } from './health/health-indicator';
+export {
+  checkReadiness,
+  HEALTH_INDICATORS,
+  withTimeout,
+  type HealthIndicator,
+} from './health/health-indicator';
 export { ErrorFilter, type ErrorBody } from './http/error.filter';
 export { createKafka, type KafkaSettings } from './kafka/kafka-client';
 export { decodeEvent, encodeEvent, EventDecodeError, HEADER } from './kafka/event-codec';
 export { EventPublisher } from './kafka/event-publisher';
-export { ContractConsumer, NonRetryableError, type ContractConsumerOptions, type MessageContext } from './kafka/contract-consumer';
+export {
+  ContractConsumer,
+  NonRetryableError,
+  type ContractConsumerOptions,
+  type MessageContext,
+} from './kafka/contract-consumer';
 export { DLQ_HEADER, type DeadLetterKind } from './kafka/dead-letter';
 export { ensureTopics, type TopicSpec } from './kafka/topic-admin';
 export { KafkaLifecycle } from './kafka/kafka-lifecycle';

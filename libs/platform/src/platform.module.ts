@@ -49,7 +49,11 @@ export class PlatformModule implements NestModule {
           },
         }),
         TypeOrmModule.forRoot(
-          dataSourceOptions({ url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, applicationName: service }),
+          dataSourceOptions({
+            url: env.DATABASE_URL,
+            poolSize: env.DATABASE_POOL_SIZE,
+            applicationName: service,
+          }),
         ),
       ],
       controllers: [HealthController, MetricsController],
@@ -60,12 +64,19 @@ export class PlatformModule implements NestModule {
           provide: KAFKA,
           inject: [PinoLogger],
           useFactory: (logger: PinoLogger) =>
-            createKafka({ brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID ?? service }, logger.logger),
+            createKafka(
+              { brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID ?? service },
+              logger.logger,
+            ),
         },
         { provide: KAFKA_TOPICS, useValue: allTopics },
         KafkaLifecycle,
         { provide: EventPublisher, inject: [KAFKA], useFactory: (kafka: Kafka) => new EventPublisher(kafka) },
-        { provide: KafkaHealthIndicator, inject: [KAFKA], useFactory: (kafka: Kafka) => new KafkaHealthIndicator(kafka) },
+        {
+          provide: KafkaHealthIndicator,
+          inject: [KAFKA],
+          useFactory: (kafka: Kafka) => new KafkaHealthIndicator(kafka),
+        },
         DatabaseHealthIndicator,
         {
           provide: HEALTH_INDICATORS,

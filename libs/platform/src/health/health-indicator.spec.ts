@@ -24,6 +24,9 @@ describe('checkReadiness', () => {
 
   it('does not hang on a dependency that never answers', async () => {
     const report = await checkReadiness([hanging('kafka')], 50);
-    expect(report.checks['kafka']).toMatchObject({ status: 'down', error: 'kafka did not answer within 50 ms' });
+    expect(report.checks['kafka']).toMatchObject({
+      status: 'down',
+      error: 'kafka did not answer within 50 ms',
+    });
   });
 });

@@ -29,7 +29,10 @@ export async function checkReadiness(indicators: readonly HealthIndicator[], tim
       const started = performance.now();
       try {
         await withTimeout(indicator.check(), timeoutMs, indicator.name);
-        return [indicator.name, { status: 'up' as const, latencyMs: Math.round(performance.now() - started) }];
+        return [
+          indicator.name,
+          { status: 'up' as const, latencyMs: Math.round(performance.now() - started) },
+        ];
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         return [

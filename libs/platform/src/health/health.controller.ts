@@ -1,6 +1,11 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { checkReadiness, HEALTH_INDICATORS, type HealthIndicator, type ReadinessReport } from './health-indicator';
+import {
+  checkReadiness,
+  HEALTH_INDICATORS,
+  type HealthIndicator,
+  type ReadinessReport,
+} from './health-indicator';
 
 const CHECK_TIMEOUT_MS = 2_000;
 

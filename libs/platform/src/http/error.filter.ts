@@ -1,4 +1,11 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
 import type { Response } from 'express';
 
 export interface ErrorBody {
@@ -45,7 +52,14 @@ export class ErrorFilter implements ExceptionFilter {
       if (error && typeof error === 'object' && 'code' in error) return { error };
     }
     const message =
-      typeof response === 'string' ? response : ((response as { message?: unknown }).message ?? exception.message);
-    return { error: { code: CODES[status] ?? 'error', message: Array.isArray(message) ? message.join('; ') : String(message) } };
+      typeof response === 'string'
+        ? response
+        : ((response as { message?: unknown }).message ?? exception.message);
+    return {
+      error: {
+        code: CODES[status] ?? 'error',
+        message: Array.isArray(message) ? message.join('; ') : String(message),
+      },
+    };
   }
 }

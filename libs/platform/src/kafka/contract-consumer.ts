@@ -110,7 +110,8 @@ export class ContractConsumer<C extends Contract> {
     try {
       event = decodeEvent(this.options.contract, message.value);
     } catch (error) {
-      if (error instanceof EventDecodeError) return { done: false, kind: 'invalid', error: error.message, attempts: 1 };
+      if (error instanceof EventDecodeError)
+        return { done: false, kind: 'invalid', error: error.message, attempts: 1 };
       throw error;
     }
     const base = {
@@ -129,7 +130,10 @@ export class ContractConsumer<C extends Contract> {
         if (permanent || attempt >= this.maxAttempts) {
           return { done: false, kind: 'failed', error: messageOf(error), attempts: attempt };
         }
-        this.logger.warn({ topic, offset: message.offset, attempt }, `handler failed, retrying: ${messageOf(error)}`);
+        this.logger.warn(
+          { topic, offset: message.offset, attempt },
+          `handler failed, retrying: ${messageOf(error)}`,
+        );
         await sleep(Math.min(this.backoff.initial * 2 ** (attempt - 1), this.backoff.max));
         await heartbeat();
       }

@@ -11,7 +11,11 @@ export class EventPublisher {
   private connected?: Promise<void>;
 
   constructor(kafka: Kafka) {
-    this.producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    this.producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+    });
   }
 
   connect(): Promise<void> {

@@ -15,7 +15,11 @@ export async function ensureTopics(kafka: Kafka, topics: readonly TopicSpec[]): 
     if (missing.length === 0) return;
     await admin.createTopics({
       waitForLeaders: true,
-      topics: missing.map(({ topic, numPartitions = 3 }) => ({ topic, numPartitions, replicationFactor: -1 })),
+      topics: missing.map(({ topic, numPartitions = 3 }) => ({
+        topic,
+        numPartitions,
+        replicationFactor: -1,
+      })),
     });
   } finally {
     await admin.disconnect();

@@ -17,7 +17,12 @@ describe('structured logging', () => {
   it('writes one JSON object per line with service, level and time', () => {
     const { lines, logger } = capture();
     logger.info({ conversationId: 'c1' }, 'turn stored');
-    expect(lines[0]).toMatchObject({ service: 'svc', level: 'info', msg: 'turn stored', conversationId: 'c1' });
+    expect(lines[0]).toMatchObject({
+      service: 'svc',
+      level: 'info',
+      msg: 'turn stored',
+      conversationId: 'c1',
+    });
     expect(typeof lines[0]?.['time']).toBe('string');
   });
 

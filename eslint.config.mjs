@@ -1,0 +1,118 @@
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Module boundaries (see README "Architecture"): apps never import apps; libs by type.
+ *   app        -> any lib
+ *   platform   -> contracts, data, util      (Nest glue: logs, metrics, health, Kafka)
+ *   llm        -> contracts, util
+ *   data       -> migrations, util           (entities, data source)
+ *   contracts  -> util                       (Kafka event schemas)
+ *   migrations, util -> nothing
+ *   testing    -> any lib (only from tests and tools)
+ *   tool, e2e  -> any lib
+ */
+const depConstraints = [
+  {
+    sourceTag: 'type:app',
+    onlyDependOnLibsWithTags: ['type:platform', 'type:llm', 'type:data', 'type:contracts', 'type:util'],
+  },
+  { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:data', 'type:util'] },
+  { sourceTag: 'type:llm', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
+  { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:migrations', 'type:util'] },
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:util'] },
+  { sourceTag: 'type:migrations', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: [] },
+  {
+    sourceTag: 'type:testing',
+    onlyDependOnLibsWithTags: [
+      'type:platform',
+      'type:llm',
+      'type:data',
+      'type:contracts',
+      'type:util',
+      'type:migrations',
+    ],
+  },
+  {
+    sourceTag: 'type:tool',
+    onlyDependOnLibsWithTags: [
+      'type:platform',
+      'type:llm',
+      'type:data',
+      'type:contracts',
+      'type:util',
+      'type:testing',
+    ],
+  },
+  {
+    sourceTag: 'type:e2e',
+    onlyDependOnLibsWithTags: [
+      'type:platform',
+      'type:llm',
+      'type:data',
+      'type:contracts',
+      'type:util',
+      'type:testing',
+    ],
+  },
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules',
+      '**/dist',
+      '**/.nx',
+      '**/.infra',
+      '**/coverage',
+      '**/tmp',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    // Nest reads constructor types at runtime (decorator metadata): the type-import rule must know.
+    languageOptions: { parserOptions: { emitDecoratorMetadata: true, experimentalDecorators: true } },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        { enforceBuildableLibDependency: false, allow: [], depConstraints, banTransitiveDependencies: false },
+      ],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-extraneous-class': 'off',
+      'no-console': 'error',
+    },
+  },
+  {
+    // Tests may use the testing lib and relax a few rules that only get in the way of assertions.
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          depConstraints: depConstraints.map((c) => ({
+            ...c,
+            onlyDependOnLibsWithTags: [
+              ...new Set([...c.onlyDependOnLibsWithTags, 'type:testing', 'type:util']),
+            ],
+          })),
+        },
+      ],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'no-console': 'off',
+    },
+  },
+  prettier,
+);

@@ -7,7 +7,9 @@ const swc = ['@swc/jest', { swcrc: true, sourceMaps: 'inline' }];
 const shared = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swc },
+  // @nestjs/typeorm 12 ships ES modules only; Node loads it natively (require(esm)), Jest needs it compiled.
+  transform: { '^.+\\.ts$': swc, '/node_modules/@nestjs/typeorm/.+\\.js$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!@nestjs/typeorm/)'],
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.infra/'],
 };
 

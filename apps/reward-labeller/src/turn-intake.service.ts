@@ -34,6 +34,8 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
         groupId: env.LABELLER_GROUP_ID,
         contract: chatTurnCompletedV1,
         handle: (event) => this.receive(event),
+        // A new labeller group labels the whole retained history, not just what arrives after it joins.
+        fromBeginning: true,
       },
       logger.logger,
     );

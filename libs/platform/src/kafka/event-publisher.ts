@@ -1,5 +1,5 @@
 import type { Contract, EventOf } from '@echoloop/contracts';
-import type { Kafka, Message, Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import { encodeEvent } from './event-codec';
 
 /**

@@ -2,7 +2,8 @@ import { LOCAL_KAFKA_BROKERS } from '@echoloop/config';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
 import { uniqueName, waitFor } from './wait-for';
 
-export const stackKafkaBrokers = (): string[] => (process.env['KAFKA_BROKERS'] ?? LOCAL_KAFKA_BROKERS).split(',');
+export const stackKafkaBrokers = (): string[] =>
+  (process.env['KAFKA_BROKERS'] ?? LOCAL_KAFKA_BROKERS).split(',');
 
 export const testKafka = (clientId = 'test'): Kafka =>
   new Kafka({ clientId, brokers: stackKafkaBrokers(), logLevel: logLevel.NOTHING, retry: { retries: 3 } });

@@ -30,6 +30,9 @@ export async function createTestDatabase(prefix = 'it'): Promise<TestDatabase> {
   return {
     name,
     url: url.toString(),
-    drop: () => withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }

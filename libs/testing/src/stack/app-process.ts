@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../../../..');
+
+export interface AppProcess {
+  url: string;
+  logs: () => string;
+  /** SIGTERM, then SIGKILL after 10 s: says which one ended it. */
+  stop: () => Promise<'graceful' | 'killed'>;
+}
+
+export interface AppExit {
+  code: number | null;
+  output: string;
+}
+
+function launch(app: string, env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
+    cwd: ROOT,
+    env: { ...process.env, SWC_NODE_PROJECT: 'tsconfig.base.json', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+/** Starts an app from source as its own process and resolves once it listens (it logs its URL). */
+export async function startApp(
+  app: string,
+  env: Record<string, string> = {},
+  timeoutMs = 45_000,
+): Promise<AppProcess> {
+  const { child, output } = launch(app, env);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => finish(new Error(`${app} did not start within ${timeoutMs} ms:\n${output()}`)),
+      timeoutMs,
+    );
+    const poll = setInterval(() => {
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(output());
+      if (match?.[1]) finish(undefined, match[1].replace('[::1]', '127.0.0.1'));
+    }, 50);
+    void exited.then((code) =>
+      finish(new Error(`${app} exited with ${code} before listening:\n${output()}`)),
+    );
+    function finish(error?: Error, value?: string) {
+      clearTimeout(timer);
+      clearInterval(poll);
+      if (error) reject(error);
+      else resolve(value!);
+    }
+  }).catch(async (error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
+  return {
+    url,
+    logs: output,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return 'graceful';
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+      return child.signalCode === 'SIGKILL' ? 'killed' : 'graceful';
+    },
+  };
+}
+
+/** Runs an app that is expected to exit (e.g. on bad configuration) and returns its exit code and output. */
+export async function runAppUntilExit(
+  app: string,
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<AppExit> {
+  const { child, output } = launch(app, env);
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  return { code, output: output() };
+}

@@ -1,0 +1,74 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..');
+const env = { ...process.env, NX_DAEMON: 'false' };
+
+interface ProjectGraph {
+  graph: {
+    nodes: Record<string, { data: { tags?: string[] } }>;
+    dependencies: Record<string, { target: string }[]>;
+  };
+}
+
+interface LintMessage {
+  ruleId: string | null;
+  message: string;
+}
+
+/** Lints source text as if it were the file at `file` (ESLint's JSON formatter, run as the CLI runs). */
+function lint(file: string, source: string): LintMessage[] {
+  let output: string;
+  try {
+    output = execFileSync(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/eslint/bin/eslint.js'), '--stdin', '--stdin-filename', file, '--format', 'json'],
+      { cwd: ROOT, input: source, stdio: 'pipe', env },
+    ).toString();
+  } catch (error) {
+    output = String((error as { stdout?: Buffer }).stdout ?? '');
+  }
+  const [result] = JSON.parse(output) as { messages: LintMessage[] }[];
+  return result?.messages ?? [];
+}
+
+const boundaryError = expect.objectContaining({ ruleId: '@nx/enforce-module-boundaries' });
+
+describe('architecture', () => {
+  it('the Nx graph has apps depending only on libs', () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'graph-')), 'graph.json');
+    execFileSync(process.execPath, [require.resolve('nx/bin/nx'), 'graph', `--file=${file}`], {
+      cwd: ROOT,
+      env,
+      stdio: 'pipe',
+    });
+    const { graph } = JSON.parse(readFileSync(file, 'utf8')) as ProjectGraph;
+    const apps = Object.keys(graph.nodes).filter((name) =>
+      graph.nodes[name]?.data.tags?.includes('type:app'),
+    );
+    expect(apps.sort()).toEqual(['chat-gateway', 'reward-labeller', 'rl-orchestrator']);
+    for (const app of apps) {
+      const targets = (graph.dependencies[app] ?? []).map((d) => d.target).filter((t) => graph.nodes[t]);
+      expect(targets).toContain('platform');
+      for (const target of targets) expect(graph.nodes[target]?.data.tags).not.toContain('type:app');
+    }
+  }, 60_000);
+
+  it('lint fails when an app imports another app', () => {
+    expect(
+      lint('apps/chat-gateway/src/x.ts', "export { SERVICE } from '../../reward-labeller/src/app.module';\n"),
+    ).toContainEqual(boundaryError);
+  }, 60_000);
+
+  it('lint fails when a lib imports a lib it may not use', () => {
+    expect(
+      lint('libs/contracts/src/x.ts', "export { EventPublisher } from '@echoloop/platform';\n"),
+    ).toContainEqual(boundaryError);
+  }, 60_000);
+
+  it('lint accepts an app importing a lib', () => {
+    expect(lint('apps/chat-gateway/src/x.ts', "export { TOPICS } from '@echoloop/contracts';\n")).toEqual([]);
+  }, 60_000);
+});

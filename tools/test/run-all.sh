@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The whole test run: starts the local stack it needs, runs every gate (format, lint, typecheck, compose) and
+# every Jest suite (unit and integration), stops what it started, and ends with `tests: N passed, N failed`.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+export NX_DAEMON=false NX_NO_CLOUD=true NODE_LLAMA_CPP_SKIP_DOWNLOAD=true NODE_LLAMA_CPP_GPU=false
+RESULTS=.infra/test-results
+rm -rf "$RESULTS" && mkdir -p "$RESULTS"
+
+log() { printf '[%s test] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+# Stop at the end only what this run started, so a developer's running stack survives `./echoloop test`.
+started=()
+for component in postgres kafka model; do
+  bash tools/stack/"$component".sh status >/dev/null 2>&1 || started+=("$component")
+done
+cleanup() { ((${#started[@]})) && bash tools/stack/stack.sh down "${started[@]}" >/dev/null 2>&1; }
+trap cleanup EXIT
+
+gate() {
+  local name=$1
+  shift
+  log "gate: $name"
+  if "$@" >"$RESULTS/$name.log" 2>&1; then echo "pass" >"$RESULTS/$name.gate"; else
+    echo "fail" >"$RESULTS/$name.gate"
+    tail -40 "$RESULTS/$name.log" >&2
+  fi
+}
+
+gate stack bash tools/stack/stack.sh up
+gate migrations node tools/typeorm-cli.cjs migration:run
+gate format npx prettier --check .
+gate lint npx nx run-many -t lint --outputStyle=static
+gate typecheck npx nx run-many -t typecheck --outputStyle=static
+gate compose bash tools/ci/validate-compose.sh
+
+log "jest: unit and integration suites"
+npx jest --ci --json --outputFile="$RESULTS/jest.json" --maxWorkers=2 2>&1 | tee "$RESULTS/jest.log" |
+  grep -E '^(PASS|FAIL)|●' >&2
+
+node tools/test/summary.cjs "$RESULTS"

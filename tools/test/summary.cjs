@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Sums every gate and Jest suite of a test run (tools/test/run-all.sh) into one table and the closing line
+// `tests: N passed, N failed`; exits non-zero when anything failed or nothing ran.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const dir = process.argv[2] ?? '.infra/test-results';
+const rows = [];
+
+for (const file of fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.gate'))
+  .sort()) {
+  const ok = fs.readFileSync(path.join(dir, file), 'utf8').trim() === 'pass';
+  rows.push({ suite: `gate ${path.basename(file, '.gate')}`, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+}
+
+const jestFile = path.join(dir, 'jest.json');
+if (fs.existsSync(jestFile)) {
+  const report = JSON.parse(fs.readFileSync(jestFile, 'utf8'));
+  const byProject = new Map();
+  for (const suite of report.testResults) {
+    const project = suite.displayName?.name ?? suite.displayName ?? 'jest';
+    const row = byProject.get(project) ?? { suite: `jest ${project}`, passed: 0, failed: 0 };
+    for (const test of suite.assertionResults) {
+      if (test.status === 'passed') row.passed++;
+      else if (test.status === 'failed') row.failed++;
+    }
+    // A suite that failed to load has no assertions but must still count as a failure.
+    if (suite.status === 'failed' && suite.assertionResults.every((t) => t.status !== 'failed')) row.failed++;
+    byProject.set(project, row);
+  }
+  rows.push(...[...byProject.values()].sort((a, b) => a.suite.localeCompare(b.suite)));
+} else {
+  rows.push({ suite: 'jest (no report)', passed: 0, failed: 1 });
+}
+
+const total = rows.reduce((sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed }), {
+  passed: 0,
+  failed: 0,
+});
+const width = Math.max(...rows.map((r) => r.suite.length));
+console.log('');
+for (const r of rows)
+  console.log(`${r.suite.padEnd(width)}  ${String(r.passed).padStart(4)} passed  ${r.failed} failed`);
+console.log(`tests: ${total.passed} passed, ${total.failed} failed`);
+process.exit(total.failed === 0 && total.passed > 0 ? 0 : 1);

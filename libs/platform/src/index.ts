@@ -10,7 +10,7 @@ export {
 } from './health/health-indicator';
 export { ErrorFilter, type ErrorBody } from './http/error.filter';
 export { createKafka, type KafkaSettings } from './kafka/kafka-client';
-export { decodeEvent, encodeEvent, EventDecodeError, HEADER } from './kafka/event-codec';
+export { decodeEvent, encodeEvent, EventDecodeError, eventHeaders, HEADER } from './kafka/event-codec';
 export { EventPublisher } from './kafka/event-publisher';
 export {
   ContractConsumer,
@@ -22,3 +22,7 @@ export { DLQ_HEADER, type DeadLetterKind } from './kafka/dead-letter';
 export { ensureTopics, type TopicSpec } from './kafka/topic-admin';
 export { KafkaLifecycle } from './kafka/kafka-lifecycle';
 export { KAFKA } from './kafka/kafka.tokens';
+export { validationDetails, ZodValidationPipe } from './http/zod-validation.pipe';
+export { IS_PUBLIC, Public } from './http/public.decorator';
+export { enqueueEvent } from './outbox/enqueue-event';
+export { OutboxRelay, type OutboxRelayOptions } from './outbox/outbox-relay';

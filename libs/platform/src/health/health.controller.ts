@@ -1,3 +1,4 @@
+import { Public } from '../http/public.decorator';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
@@ -9,6 +10,7 @@ import {
 
 const CHECK_TIMEOUT_MS = 2_000;
 
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(@Inject(HEALTH_INDICATORS) private readonly indicators: HealthIndicator[]) {}

@@ -1,4 +1,4 @@
-import type { Contract, EventOf } from '@echoloop/contracts';
+import type { Contract, Envelope, EventOf } from '@echoloop/contracts';
 import type { IHeaders, Message } from 'kafkajs';
 
 export const HEADER = {
@@ -8,19 +8,20 @@ export const HEADER = {
   producer: 'producer',
 } as const;
 
+/** The envelope mirrored in message headers, so tools can route and dedupe without parsing the value. */
+export function eventHeaders(event: Envelope): Record<string, string> {
+  return {
+    [HEADER.contentType]: 'application/json',
+    [HEADER.eventId]: event.eventId,
+    [HEADER.schemaVersion]: String(event.schemaVersion),
+    [HEADER.producer]: event.producer,
+  };
+}
+
 /** Serialises a validated event as a Kafka message: JSON value, envelope fields mirrored in headers. */
 export function encodeEvent<C extends Contract>(contract: C, event: EventOf<C>, key: string): Message {
   const valid = contract.schema.parse(event);
-  return {
-    key,
-    value: JSON.stringify(valid),
-    headers: {
-      [HEADER.contentType]: 'application/json',
-      [HEADER.eventId]: valid.eventId,
-      [HEADER.schemaVersion]: String(valid.schemaVersion),
-      [HEADER.producer]: valid.producer,
-    },
-  };
+  return { key, value: JSON.stringify(valid), headers: eventHeaders(valid) };
 }
 
 export class EventDecodeError extends Error {

@@ -15,6 +15,8 @@ export class EventPublisher {
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
+      // Java-compatible murmur2: a key lands on the same partition as with any other Kafka client.
+      createPartitioner: Partitioners.DefaultPartitioner,
     });
   }
 
@@ -34,6 +36,12 @@ export class EventPublisher {
   async send(topic: string, messages: Message[]): Promise<void> {
     await this.connect();
     await this.producer.send({ topic, messages, acks: -1 });
+  }
+
+  /** One request for several topics (the outbox relay's batches); per-partition order is kept. */
+  async sendBatch(topicMessages: { topic: string; messages: Message[] }[]): Promise<void> {
+    await this.connect();
+    await this.producer.sendBatch({ topicMessages, acks: -1 });
   }
 
   async disconnect(): Promise<void> {

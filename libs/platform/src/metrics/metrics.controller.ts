@@ -1,6 +1,8 @@
+import { Public } from '../http/public.decorator';
 import { Controller, Get, Header } from '@nestjs/common';
 import { MetricsService } from './metrics.service';
 
+@Public()
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}

@@ -1,0 +1,141 @@
+import {
+  chatTurnCompletedV1,
+  chatTurnCompletedV1Example as golden,
+  createEvent,
+  defineContract,
+  type EventOf,
+} from '@echoloop/contracts';
+import { dataSourceOptions } from '@echoloop/persistence';
+import { createTestDatabase, readTopic, testKafka, uniqueName, type TestDatabase } from '@echoloop/testing';
+import { Kafka, logLevel } from 'kafkajs';
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { DataSource } from 'typeorm';
+import { EventPublisher } from '../kafka/event-publisher';
+import { ensureTopics } from '../kafka/topic-admin';
+import { MetricsService } from '../metrics/metrics.service';
+import { enqueueEvent } from './enqueue-event';
+import { OutboxRelay } from './outbox-relay';
+
+const logger = pino({ level: 'silent' });
+
+describe('outbox relay on PostgreSQL and Kafka', () => {
+  let db: TestDatabase;
+  let dataSource: DataSource;
+  let publisher: EventPublisher;
+  const kafka = testKafka('outbox-int');
+
+  const freshContract = async () => {
+    const contract = defineContract(
+      `it.${uniqueName('outbox')}.v1`,
+      1,
+      chatTurnCompletedV1.schema.shape.payload,
+    );
+    await ensureTopics(kafka, [{ topic: contract.topic, numPartitions: 1 }]);
+    return contract;
+  };
+  const turn = <C extends typeof chatTurnCompletedV1>(contract: C, conversationId: string) =>
+    createEvent(
+      contract,
+      { ...golden.payload, turnId: randomUUID(), conversationId } as never,
+      'test',
+    ) as EventOf<C>;
+  const relay = (p: EventPublisher = publisher) =>
+    new OutboxRelay(dataSource, p, new MetricsService('test'), logger, {
+      batchSize: 100,
+      idleMs: 50,
+      maxBackoffMs: 100,
+    });
+
+  beforeAll(async () => {
+    db = await createTestDatabase('outbox');
+    dataSource = await new DataSource(dataSourceOptions({ url: db.url })).initialize();
+    await dataSource.runMigrations();
+    publisher = new EventPublisher(kafka);
+  });
+
+  afterAll(async () => {
+    await publisher.disconnect();
+    await dataSource.destroy();
+    await db.drop();
+  });
+
+  it('publishes committed events in order, once, and never a rolled-back one', async () => {
+    const contract = await freshContract();
+    const conversationId = randomUUID();
+    const committed = [
+      turn(contract, conversationId),
+      turn(contract, conversationId),
+      turn(contract, conversationId),
+    ];
+    await dataSource.transaction(async (tx) => {
+      for (const event of committed) await enqueueEvent(tx, contract, event, conversationId);
+    });
+    await dataSource
+      .transaction(async (tx) => {
+        await enqueueEvent(tx, contract, turn(contract, conversationId), conversationId);
+        throw new Error('the turn failed to save');
+      })
+      .catch(() => undefined);
+
+    expect(await relay().relayOnce()).toBe(3);
+    expect(await relay().relayOnce()).toBe(0);
+
+    const messages = await readTopic(kafka, contract.topic, 3);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(messages.map((m) => JSON.parse(String(m.value)).eventId)).toEqual(committed.map((e) => e.eventId));
+    expect(messages.every((m) => String(m.key) === conversationId)).toBe(true);
+    expect(String(messages[0]?.headers?.['event-id'])).toBe(committed[0]?.eventId);
+    expect(
+      await dataSource.query(`SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`),
+    ).toEqual([{ n: 0 }]);
+  });
+
+  it('keeps events when Kafka is unreachable and publishes them once it is back', async () => {
+    const contract = await freshContract();
+    const event = turn(contract, randomUUID());
+    await dataSource.transaction((tx) => enqueueEvent(tx, contract, event, event.payload.conversationId));
+
+    const unreachable = new EventPublisher(
+      new Kafka({
+        brokers: ['127.0.0.1:1'],
+        logLevel: logLevel.NOTHING,
+        retry: { retries: 1, maxRetryTime: 100 },
+        connectionTimeout: 200,
+      }),
+    );
+    await expect(relay(unreachable).relayOnce()).rejects.toThrow();
+    const [row] = await dataSource.query(
+      `SELECT attempts, last_error, published_at FROM outbox WHERE event_id = $1`,
+      [event.eventId],
+    );
+    expect(row).toMatchObject({ attempts: 1, published_at: null, last_error: expect.any(String) });
+
+    expect(await relay().relayOnce()).toBe(1);
+    const [message] = await readTopic(kafka, contract.topic, 1);
+    expect(JSON.parse(String(message?.value))).toEqual(event);
+  });
+
+  it('rejects an invalid event at write time, so it never reaches the outbox', async () => {
+    const contract = await freshContract();
+    const bad = { ...turn(contract, randomUUID()), payload: { turnId: 'nope' } };
+    await expect(
+      dataSource.transaction((tx) => enqueueEvent(tx, contract, bad as never, 'k')),
+    ).rejects.toThrow(/turnId/);
+  });
+
+  it('the background loop publishes promptly when woken', async () => {
+    const contract = await freshContract();
+    const running = relay();
+    running.start();
+    try {
+      const event = turn(contract, randomUUID());
+      await dataSource.transaction((tx) => enqueueEvent(tx, contract, event, event.payload.conversationId));
+      running.wake();
+      const [message] = await readTopic(kafka, contract.topic, 1);
+      expect(JSON.parse(String(message?.value)).eventId).toBe(event.eventId);
+    } finally {
+      await running.stop();
+    }
+  });
+});

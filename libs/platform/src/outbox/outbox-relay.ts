@@ -1,0 +1,147 @@
+import type { Message } from 'kafkajs';
+import type { Logger } from 'pino';
+import type { Counter } from 'prom-client';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { EventPublisher } from '../kafka/event-publisher';
+import type { MetricsService } from '../metrics/metrics.service';
+
+export interface OutboxRelayOptions {
+  batchSize: number;
+  /** Poll interval while idle; writers call wake() to skip the wait. */
+  idleMs: number;
+  maxBackoffMs: number;
+}
+
+interface OutboxRow {
+  id: string;
+  topic: string;
+  message_key: string;
+  payload: unknown;
+  headers: Record<string, string>;
+}
+
+/** Any constant: only one relay (across all gateway replicas) publishes at a time, which keeps outbox order. */
+const RELAY_LOCK_ID = 7_310_221;
+
+/**
+ * Publishes outbox rows to Kafka in id order and marks them published, at least once: rows are marked only after
+ * Kafka acknowledged them, so a crash in between re-sends (consumers dedupe by eventId) and nothing is lost while
+ * Kafka is down: rows wait, and the relay backs off and retries.
+ */
+export class OutboxRelay {
+  private stopped = true;
+  private wakeUp?: () => void;
+  private loop?: Promise<void>;
+  private readonly published: Counter<'topic'>;
+  private readonly failures: Counter;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly publisher: EventPublisher,
+    metrics: MetricsService,
+    private readonly logger: Logger,
+    private readonly options: OutboxRelayOptions = { batchSize: 500, idleMs: 250, maxBackoffMs: 5_000 },
+  ) {
+    this.published = metrics.counter('outbox_published_total', 'Outbox events published to Kafka', ['topic']);
+    this.failures = metrics.counter('outbox_relay_failures_total', 'Failed outbox publish attempts');
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake();
+    await this.loop;
+  }
+
+  /** Publish promptly: call after committing a transaction that enqueued events. */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  /** Publishes one batch; returns how many rows were published (0 when idle or another relay holds the lock). */
+  async relayOnce(): Promise<number> {
+    let rows: OutboxRow[] = [];
+    try {
+      return await this.db.transaction(async (tx) => {
+        const [lock] = await tx.query<{ locked: boolean }[]>(
+          'SELECT pg_try_advisory_xact_lock($1) AS locked',
+          [RELAY_LOCK_ID],
+        );
+        if (!lock?.locked) return 0;
+        rows = await tx.query<OutboxRow[]>(
+          `SELECT id, topic, message_key, payload, headers FROM outbox
+           WHERE published_at IS NULL ORDER BY id LIMIT $1`,
+          [this.options.batchSize],
+        );
+        if (rows.length === 0) return 0;
+        await this.publisher.sendBatch(groupByTopic(rows));
+        await markPublished(tx, rows);
+        for (const row of rows) this.published.inc({ topic: row.topic });
+        return rows.length;
+      });
+    } catch (error) {
+      this.failures.inc();
+      if (rows.length) await this.recordFailure(rows, error);
+      throw error;
+    }
+  }
+
+  private async run(): Promise<void> {
+    let backoff = 0;
+    while (!this.stopped) {
+      try {
+        const count = await this.relayOnce();
+        backoff = 0;
+        if (count === this.options.batchSize) continue;
+        await this.sleep(this.options.idleMs);
+      } catch (error) {
+        backoff = Math.min(Math.max(backoff * 2, 200), this.options.maxBackoffMs);
+        this.logger.warn({ err: error, retryInMs: backoff }, 'outbox relay could not publish; will retry');
+        await this.sleep(backoff);
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  }
+
+  private async recordFailure(rows: OutboxRow[], error: unknown): Promise<void> {
+    const message = (error instanceof Error ? error.message : String(error)).slice(0, 1_000);
+    await this.db
+      .query('UPDATE outbox SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::bigint[])', [
+        rows.map((r) => r.id),
+        message,
+      ])
+      .catch(() => undefined);
+  }
+}
+
+function groupByTopic(rows: OutboxRow[]): { topic: string; messages: Message[] }[] {
+  const byTopic = new Map<string, Message[]>();
+  for (const row of rows) {
+    const messages = byTopic.get(row.topic) ?? [];
+    messages.push({ key: row.message_key, value: JSON.stringify(row.payload), headers: row.headers });
+    byTopic.set(row.topic, messages);
+  }
+  return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+}
+
+async function markPublished(tx: EntityManager, rows: OutboxRow[]): Promise<void> {
+  await tx.query(
+    'UPDATE outbox SET published_at = now(), attempts = attempts + 1 WHERE id = ANY($1::bigint[])',
+    [rows.map((r) => r.id)],
+  );
+}

@@ -24,7 +24,14 @@ function lint(file: string, source: string): LintMessage[] {
   try {
     output = execFileSync(
       process.execPath,
-      [path.join(ROOT, 'node_modules/eslint/bin/eslint.js'), '--stdin', '--stdin-filename', file, '--format', 'json'],
+      [
+        path.join(ROOT, 'node_modules/eslint/bin/eslint.js'),
+        '--stdin',
+        '--stdin-filename',
+        file,
+        '--format',
+        'json',
+      ],
       { cwd: ROOT, input: source, stdio: 'pipe', env },
     ).toString();
   } catch (error) {

@@ -1,7 +1,11 @@
 import { TOPICS } from '@echoloop/contracts';
 import { PlatformModule } from '@echoloop/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from './auth/auth.module';
+import { ChatModule } from './chat/chat.module';
+import { ConversationsModule } from './conversations/conversations.module';
 import type { GatewayEnv } from './env';
+import { GatewayConfigModule } from './gateway-config.module';
 
 export const SERVICE = 'chat-gateway';
 
@@ -16,6 +20,10 @@ export class AppModule {
           env,
           topics: [{ topic: TOPICS.chatTurnCompleted }, { topic: TOPICS.chatFeedback }],
         }),
+        GatewayConfigModule.register(env),
+        AuthModule,
+        ConversationsModule,
+        ChatModule,
       ],
     };
   }

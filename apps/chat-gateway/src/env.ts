@@ -1,11 +1,40 @@
 import { port, serviceEnv } from '@echoloop/config';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
-export const gatewayEnv = serviceEnv.extend({
-  PORT: port(3000),
-  LLM_BASE_URL: z.url().default('http://127.0.0.1:18000/v1'),
-  LLM_API_KEY: z.string().min(1).default('local'),
-  LLM_MODEL: z.string().min(1).default('smollm2-135m-instruct'),
-});
+const ms = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const gatewayEnv = serviceEnv
+  .extend({
+    PORT: port(3000),
+    /** HS256 signing key for access tokens; required in production, random per process otherwise. */
+    JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    JWT_TTL_SECONDS: z.coerce.number().int().positive().default(3_600),
+    LLM_BASE_URL: z.url().default('http://127.0.0.1:18000/v1'),
+    LLM_API_KEY: z.string().min(1).default('local'),
+    LLM_MODEL: z.string().min(1).default('smollm2-135m-instruct'),
+    LLM_FIRST_TOKEN_TIMEOUT_MS: ms(15_000),
+    LLM_IDLE_TIMEOUT_MS: ms(10_000),
+    LLM_MAX_TOKENS: z.coerce.number().int().positive().default(256),
+    /** The served model's context window (vLLM's max_model_len). */
+    LLM_CONTEXT_TOKENS: z.coerce.number().int().positive().default(2_048),
+    /** Longest user message accepted, in characters. */
+    MAX_MESSAGE_CHARS: z.coerce.number().int().positive().default(4_000),
+    /** Deltas are flushed to the client when this many ms passed or this many characters piled up. */
+    DELTA_FLUSH_MS: ms(30),
+    DELTA_FLUSH_CHARS: z.coerce.number().int().positive().default(64),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.JWT_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JWT_SECRET'],
+        message: 'required in production (32+ characters)',
+      });
+    }
+  })
+  .transform((env) => ({ ...env, JWT_SECRET: env.JWT_SECRET ?? randomBytes(32).toString('hex') }));
 
 export type GatewayEnv = z.infer<typeof gatewayEnv>;
+
+export const GATEWAY_ENV = Symbol('GATEWAY_ENV');

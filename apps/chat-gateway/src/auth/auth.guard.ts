@@ -1,0 +1,55 @@
+import {
+  type CanActivate,
+  type ExecutionContext,
+  ForbiddenException,
+  Injectable,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Role } from '@echoloop/persistence';
+import type { Request } from 'express';
+import { IS_PUBLIC } from '@echoloop/platform';
+import { REQUIRED_ROLES } from './auth.decorators';
+import type { Principal } from './principal';
+import { TokenService } from './token.service';
+
+export function hasRole(principal: Principal, required: readonly Role[] | undefined): boolean {
+  if (!required?.length) return true;
+  return principal.roles.includes('admin') || required.some((role) => principal.roles.includes(role));
+}
+
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+/** Global guard: authenticated unless @Public(), then @Roles() checked. */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly tokens: TokenService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+
+    const request = context.switchToHttp().getRequest<Request & { principal?: Principal }>();
+    const token = bearerToken(request.headers.authorization);
+    const principal = token ? await this.tokens.verify(token) : undefined;
+    if (!principal) {
+      throw new UnauthorizedException({
+        error: { code: 'unauthorized', message: 'A valid access token is required' },
+      });
+    }
+    if (!hasRole(principal, this.reflector.getAllAndOverride<Role[]>(REQUIRED_ROLES, targets))) {
+      throw new ForbiddenException({
+        error: { code: 'forbidden', message: 'Your role does not allow this' },
+      });
+    }
+    request.principal = principal;
+    return true;
+  }
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+const email = z
+  .email()
+  .max(254)
+  .transform((value) => value.toLowerCase());
+
+export const registerSchema = z
+  .object({
+    email,
+    password: z.string().min(8, 'must be at least 8 characters').max(128),
+    displayName: z.string().trim().min(1).max(80),
+  })
+  .strict();
+
+export const loginSchema = z.object({ email, password: z.string().min(1).max(128) }).strict();
+
+export type RegisterInput = z.infer<typeof registerSchema>;
+export type LoginInput = z.infer<typeof loginSchema>;

@@ -1,0 +1,110 @@
+import { validationDetails } from '@echoloop/platform';
+import { HttpException, Inject, Logger } from '@nestjs/common';
+import {
+  ConnectedSocket,
+  MessageBody,
+  type OnGatewayConnection,
+  type OnGatewayInit,
+  SubscribeMessage,
+  WebSocketGateway,
+} from '@nestjs/websockets';
+import type { Namespace, Socket } from 'socket.io';
+import { bearerToken } from '../auth/auth.guard';
+import type { Principal } from '../auth/principal';
+import { TokenService } from '../auth/token.service';
+import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { sendMessageSchema, stopSchema } from './chat.schemas';
+import type { TurnSink } from './turn-sink';
+import { TurnService, type TurnAck } from './turn.service';
+
+type ChatSocket = Socket & { data: { principal?: Principal } };
+type AckOrError = TurnAck | { error: { code: string; message: string; details?: unknown } };
+
+/** socket.io namespace `/chat`: the access token travels in the handshake `auth.token`. */
+@WebSocketGateway({ namespace: '/chat', cors: { origin: true } })
+export class ChatGateway implements OnGatewayInit, OnGatewayConnection {
+  private readonly logger = new Logger(ChatGateway.name);
+  private readonly sendSchema;
+
+  constructor(
+    private readonly turns: TurnService,
+    private readonly tokens: TokenService,
+    @Inject(GATEWAY_ENV) env: GatewayEnv,
+  ) {
+    this.sendSchema = sendMessageSchema(env.MAX_MESSAGE_CHARS);
+  }
+
+  /** Authenticates in the handshake: a bad token never gets a connection (the client sees connect_error). */
+  afterInit(namespace: Namespace): void {
+    namespace.use((socket: ChatSocket, next) => {
+      const auth = socket.handshake.auth as { token?: unknown };
+      const raw =
+        typeof auth.token === 'string' ? auth.token : bearerToken(socket.handshake.headers.authorization);
+      void (raw ? this.tokens.verify(raw) : Promise.resolve(undefined)).then((principal) => {
+        if (!principal) {
+          const refusal = Object.assign(new Error('unauthorized'), {
+            data: { code: 'unauthorized', message: 'A valid access token is required', retryable: false },
+          });
+          return next(refusal);
+        }
+        socket.data.principal = principal;
+        next();
+      });
+    });
+  }
+
+  async handleConnection(client: ChatSocket): Promise<void> {
+    await client.join(`user:${client.data.principal!.userId}`);
+  }
+
+  @SubscribeMessage('message:send')
+  async send(@ConnectedSocket() client: ChatSocket, @MessageBody() body: unknown): Promise<AckOrError> {
+    const parsed = this.sendSchema.safeParse(body);
+    const conversationId = (body as { conversationId?: unknown } | null)?.conversationId;
+    if (!parsed.success) {
+      const error = {
+        code: 'validation_failed',
+        message: 'message:send is invalid',
+        details: validationDetails(parsed.error),
+      };
+      client.emit('message:error', { conversationId, ...error, retryable: false });
+      return { error };
+    }
+    try {
+      return await this.turns.send(client.data.principal!.userId, parsed.data, socketSink(client));
+    } catch (error) {
+      const failure = describe(error);
+      if (failure.code === 'internal') this.logger.error(error);
+      client.emit('message:error', { conversationId: parsed.data.conversationId, ...failure });
+      return { error: { code: failure.code, message: failure.message } };
+    }
+  }
+
+  @SubscribeMessage('message:stop')
+  stop(@ConnectedSocket() client: ChatSocket, @MessageBody() body: unknown): { stopped: boolean } {
+    const parsed = stopSchema.safeParse(body);
+    if (!parsed.success) return { stopped: false };
+    return { stopped: this.turns.stop(client.data.principal!.userId, parsed.data.replyId) };
+  }
+}
+
+function socketSink(client: Socket): TurnSink {
+  return {
+    delta: (event) => client.emit('message:delta', event),
+    done: (event) => client.emit('message:done', event),
+    error: (event) => client.emit('message:error', event),
+  };
+}
+
+/** HTTP-style errors (404 for someone else's conversation, ...) in the socket error shape. */
+function describe(error: unknown): { code: string; message: string; retryable: boolean } {
+  if (error instanceof HttpException) {
+    const body = error.getResponse() as { error?: { code?: string; message?: string } };
+    return {
+      code: body.error?.code ?? 'error',
+      message: body.error?.message ?? error.message,
+      retryable: error.getStatus() >= 500 || error.getStatus() === 429,
+    };
+  }
+  return { code: 'internal', message: 'Something went wrong; try again', retryable: true };
+}

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+export const sendMessageSchema = (maxChars: number) =>
+  z
+    .object({
+      conversationId: z.uuid(),
+      content: z
+        .string()
+        .trim()
+        .min(1, 'must not be empty')
+        .max(maxChars, `must be at most ${maxChars} characters`),
+      clientMessageId: z.string().min(1).max(100),
+    })
+    .strict();
+
+export const stopSchema = z.object({ replyId: z.uuid() }).strict();
+
+export type SendMessageInput = z.infer<ReturnType<typeof sendMessageSchema>>;

@@ -1,0 +1,24 @@
+/** Where a streaming turn reports to: a socket.io client, an SSE response, or a JSON response. */
+export interface TurnSink {
+  delta(event: { conversationId: string; replyId: string; index: number; delta: string }): void;
+  done(event: TurnDone): void;
+  error(event: TurnFailure): void;
+}
+
+export interface TurnDone {
+  conversationId: string;
+  replyId: string;
+  content: string;
+  finishReason: 'stop' | 'length' | 'cancelled';
+  usage: { promptTokens: number; completionTokens: number };
+  latencyMs: { ttft: number; total: number };
+  checkpointId: string;
+}
+
+export interface TurnFailure {
+  conversationId: string;
+  replyId?: string;
+  code: string;
+  message: string;
+  retryable: boolean;
+}

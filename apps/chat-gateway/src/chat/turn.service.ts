@@ -1,0 +1,296 @@
+import { chatTurnCompletedV1, createEvent } from '@echoloop/contracts';
+import { ChatModelClient, ModelError, type ChatMessage } from '@echoloop/llm';
+import { CharacterEntity, ConversationEntity, MessageEntity, UserEntity } from '@echoloop/persistence';
+import { enqueueEvent, MetricsService, OutboxRelay } from '@echoloop/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { PinoLogger } from 'nestjs-pino';
+import { randomUUID } from 'node:crypto';
+import type { Histogram } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { characterCardSchema } from '../characters/character-card';
+import { ConversationsService } from '../conversations/conversations.service';
+import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { buildPrompt } from '../prompt/prompt-builder';
+import type { SendMessageInput } from './chat.schemas';
+import { DeltaBatcher } from './delta-batcher';
+import { ThinkFilter } from './think-filter';
+import type { TurnDone, TurnSink } from './turn-sink';
+
+const UNIQUE_VIOLATION = '23505';
+const HISTORY_LIMIT = 60;
+const SERVICE = 'chat-gateway';
+
+export interface TurnAck {
+  userMessageId: string;
+  replyId: string;
+}
+
+interface InFlight {
+  userId: string;
+  replyId: string;
+  abort: AbortController;
+  /** The sender's sink plus any duplicate sends of the same message while it streams. */
+  sinks: TurnSink[];
+}
+
+/**
+ * One chat turn: the user message is stored at once (nothing a user sent is lost, whatever fails next), the reply
+ * streams from the checkpoint's endpoint in small batches, and the reply plus its `chat.turn.completed.v1` event are
+ * committed together.
+ */
+@Injectable()
+export class TurnService {
+  private readonly inFlight = new Map<string, InFlight>();
+  private readonly ttft: Histogram;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
+    private readonly conversations: ConversationsService,
+    private readonly model: ChatModelClient,
+    private readonly relay: OutboxRelay,
+    private readonly logger: PinoLogger,
+    metrics: MetricsService,
+  ) {
+    this.ttft = metrics.histogram(
+      'chat_time_to_first_token_seconds',
+      'Model time to first token',
+      [],
+      [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
+    );
+  }
+
+  /** Stores the user message (idempotently) and starts the reply; resolves with the ids for the ack. */
+  async send(userId: string, input: SendMessageInput, sink: TurnSink): Promise<TurnAck> {
+    await this.conversations.owned(userId, input.conversationId);
+    const { message, created } = await this.storeUserMessage(input);
+    if (!created) {
+      const running = this.inFlight.get(message.id);
+      if (running) {
+        running.sinks.push(sink);
+        return { userMessageId: message.id, replyId: running.replyId };
+      }
+      const reply = await this.db.getRepository(MessageEntity).findOne({
+        where: { parentId: message.id, role: 'assistant' },
+        order: { createdAt: 'DESC' },
+      });
+      if (reply) {
+        // A resend of a finished turn: answer with what was stored, never a second turn.
+        queueMicrotask(() => sink.done(storedReply(reply)));
+        return { userMessageId: message.id, replyId: reply.id };
+      }
+    }
+    const running: InFlight = { userId, replyId: randomUUID(), abort: new AbortController(), sinks: [sink] };
+    this.inFlight.set(message.id, running);
+    void this.reply(userId, message, running.replyId, running.abort.signal, fanOut(running.sinks)).finally(
+      () => this.inFlight.delete(message.id),
+    );
+    return { userMessageId: message.id, replyId: running.replyId };
+  }
+
+  /** Cancels a running reply (and its upstream request); false when there is none for this user. */
+  stop(userId: string, replyId: string): boolean {
+    for (const running of this.inFlight.values()) {
+      if (running.replyId === replyId && running.userId === userId) {
+        running.abort.abort();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private async storeUserMessage({ conversationId, content, clientMessageId }: SendMessageInput) {
+    const repo = this.db.getRepository(MessageEntity);
+    try {
+      const message = await repo.save(
+        repo.create({ conversationId, role: 'user', content, clientMessageId }),
+      );
+      return { message, created: true };
+    } catch (error) {
+      if ((error as { driverError?: { code?: string } }).driverError?.code !== UNIQUE_VIOLATION) throw error;
+      return { message: await repo.findOneByOrFail({ conversationId, clientMessageId }), created: false };
+    }
+  }
+
+  private async reply(
+    userId: string,
+    userMessage: MessageEntity,
+    replyId: string,
+    signal: AbortSignal,
+    sink: TurnSink,
+  ): Promise<void> {
+    const conversationId = userMessage.conversationId;
+    const started = performance.now();
+    let ttft = 0;
+    const filter = new ThinkFilter();
+    const batcher = new DeltaBatcher(
+      { flushMs: this.env.DELTA_FLUSH_MS, flushChars: this.env.DELTA_FLUSH_CHARS },
+      (index, delta) => sink.delta({ conversationId, replyId, index, delta }),
+    );
+    const checkpointId = this.env.LLM_MODEL;
+    try {
+      const context = await this.loadContext(userId, userMessage);
+      let finishReason: 'stop' | 'length' | 'cancelled' = 'stop';
+      let usage = { promptTokens: 0, completionTokens: 0 };
+      try {
+        for await (const event of this.model.stream(
+          { model: this.env.LLM_MODEL, messages: context.prompt, maxTokens: this.env.LLM_MAX_TOKENS },
+          signal,
+        )) {
+          if (event.type === 'delta') {
+            if (!ttft) {
+              ttft = performance.now() - started;
+              this.ttft.observe(ttft / 1_000);
+            }
+            batcher.push(filter.push(event.text));
+          } else {
+            finishReason = event.finishReason;
+            usage = event.usage ?? usage;
+          }
+        }
+      } catch (error) {
+        if (!(error instanceof ModelError && error.code === 'cancelled')) throw error;
+        finishReason = 'cancelled';
+      }
+      batcher.push(filter.end());
+      batcher.flush();
+      const total = performance.now() - started;
+      const done = {
+        conversationId,
+        replyId,
+        content: filter.visible,
+        finishReason,
+        usage,
+        latencyMs: { ttft: Math.round(ttft), total: Math.round(total) },
+        checkpointId,
+      };
+      await this.persist(userId, userMessage, context, done, filter.reasoning);
+      sink.done(done);
+    } catch (error) {
+      batcher.flush();
+      const failure =
+        error instanceof ModelError
+          ? { code: error.code, message: error.message, retryable: error.retryable }
+          : { code: 'internal', message: 'The reply could not be completed', retryable: true };
+      if (!(error instanceof ModelError)) this.logger.error({ err: error, conversationId }, 'turn failed');
+      sink.error({ conversationId, replyId, ...failure });
+    }
+  }
+
+  private async loadContext(userId: string, userMessage: MessageEntity) {
+    const conversation = await this.db
+      .getRepository(ConversationEntity)
+      .findOneByOrFail({ id: userMessage.conversationId });
+    const character = await this.db
+      .getRepository(CharacterEntity)
+      .findOneByOrFail({ id: conversation.characterId });
+    const user = await this.db.getRepository(UserEntity).findOneByOrFail({ id: userId });
+    const earlier = await this.db
+      .getRepository(MessageEntity)
+      .createQueryBuilder('m')
+      .where('m.conversation_id = :id', { id: conversation.id })
+      .andWhere("m.status = 'complete'")
+      .andWhere('(m.created_at, m.id) < (:createdAt, :messageId)', {
+        createdAt: userMessage.createdAt,
+        messageId: userMessage.id,
+      })
+      .orderBy('m.created_at', 'DESC')
+      .addOrderBy('m.id', 'DESC')
+      .take(HISTORY_LIMIT)
+      .getMany();
+    const history: ChatMessage[] = earlier.reverse().map((m) => ({ role: m.role, content: m.content }));
+    const prompt = buildPrompt({
+      character: characterCardSchema.parse(character.card).data,
+      userName: user.displayName,
+      history,
+      userMessage: userMessage.content,
+      budgetTokens: this.env.LLM_CONTEXT_TOKENS - this.env.LLM_MAX_TOKENS,
+    });
+    return { conversation, prompt: prompt.messages, history: prompt.messages.slice(1, -1) };
+  }
+
+  private async persist(
+    userId: string,
+    userMessage: MessageEntity,
+    context: Awaited<ReturnType<TurnService['loadContext']>>,
+    done: TurnDone,
+    reasoning: string | null,
+  ): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const reply = await tx.getRepository(MessageEntity).save(
+        tx.getRepository(MessageEntity).create({
+          id: done.replyId,
+          conversationId: done.conversationId,
+          role: 'assistant',
+          content: done.content,
+          reasoning,
+          parentId: userMessage.id,
+          status: done.finishReason === 'cancelled' ? 'cancelled' : 'complete',
+          finishReason: done.finishReason,
+          promptTokens: done.usage.promptTokens,
+          completionTokens: done.usage.completionTokens,
+          ttftMs: done.latencyMs.ttft,
+          totalMs: done.latencyMs.total,
+          checkpointId: done.checkpointId,
+        }),
+      );
+      await tx
+        .getRepository(ConversationEntity)
+        .update({ id: done.conversationId }, { updatedAt: new Date() });
+      const event = createEvent(
+        chatTurnCompletedV1,
+        {
+          turnId: reply.id,
+          conversationId: done.conversationId,
+          userId,
+          characterId: context.conversation.characterId,
+          checkpointId: done.checkpointId,
+          experimentId: null,
+          armId: null,
+          userMessage: {
+            id: userMessage.id,
+            content: userMessage.content,
+            createdAt: userMessage.createdAt.toISOString(),
+          },
+          assistantMessage: {
+            id: reply.id,
+            content: reply.content,
+            createdAt: reply.createdAt.toISOString(),
+            reasoning,
+            finishReason: done.finishReason,
+            usage: done.usage,
+          },
+          history: context.history,
+          personaSnapshot: {},
+          timings: { ttftMs: done.latencyMs.ttft, totalMs: done.latencyMs.total },
+          safety: { flagged: false, categories: [] },
+        },
+        SERVICE,
+      );
+      await enqueueEvent(tx, chatTurnCompletedV1, event, done.conversationId);
+    });
+    this.relay.wake();
+  }
+}
+
+function fanOut(sinks: TurnSink[]): TurnSink {
+  return {
+    delta: (event) => sinks.forEach((s) => s.delta(event)),
+    done: (event) => sinks.forEach((s) => s.done(event)),
+    error: (event) => sinks.forEach((s) => s.error(event)),
+  };
+}
+
+function storedReply(reply: MessageEntity): TurnDone {
+  return {
+    conversationId: reply.conversationId,
+    replyId: reply.id,
+    content: reply.content,
+    finishReason:
+      reply.status === 'cancelled' ? 'cancelled' : reply.finishReason === 'length' ? 'length' : 'stop',
+    usage: { promptTokens: reply.promptTokens ?? 0, completionTokens: reply.completionTokens ?? 0 },
+    latencyMs: { ttft: reply.ttftMs ?? 0, total: reply.totalMs ?? 0 },
+    checkpointId: reply.checkpointId ?? '',
+  };
+}

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+export const createConversationSchema = z.object({ characterId: z.uuid() }).strict();
+
+export const pageQuerySchema = z
+  .object({
+    before: z.uuid().optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+  })
+  .strict();
+
+export type CreateConversationInput = z.infer<typeof createConversationSchema>;
+export type PageQuery = z.infer<typeof pageQuerySchema>;

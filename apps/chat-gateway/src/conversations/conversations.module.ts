@@ -1,0 +1,14 @@
+import { CharacterEntity } from '@echoloop/persistence';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CharactersController } from '../characters/characters.controller';
+import { ConversationsController } from './conversations.controller';
+import { ConversationsService } from './conversations.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([CharacterEntity])],
+  controllers: [CharactersController, ConversationsController],
+  providers: [ConversationsService],
+  exports: [ConversationsService],
+})
+export class ConversationsModule {}

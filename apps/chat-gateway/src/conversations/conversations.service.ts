@@ -1,0 +1,106 @@
+import { CharacterEntity, ConversationEntity, MessageEntity, UserEntity } from '@echoloop/persistence';
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { applyMacros, type CharacterCard } from '../characters/character-card';
+import type { PageQuery } from './conversation.schemas';
+
+export const conversationNotFound = () =>
+  new NotFoundException({ error: { code: 'not_found', message: 'Conversation not found' } });
+
+export const messageView = (m: MessageEntity) => ({
+  id: m.id,
+  role: m.role,
+  content: m.content,
+  status: m.status,
+  parentId: m.parentId,
+  finishReason: m.finishReason,
+  usage:
+    m.promptTokens === null ? null : { promptTokens: m.promptTokens, completionTokens: m.completionTokens },
+  checkpointId: m.checkpointId,
+  createdAt: m.createdAt,
+});
+
+@Injectable()
+export class ConversationsService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The conversation if it belongs to the user; 404 otherwise (never 403: existence is not disclosed). */
+  async owned(userId: string, conversationId: string): Promise<ConversationEntity> {
+    const conversation = await this.db
+      .getRepository(ConversationEntity)
+      .findOneBy({ id: conversationId, userId });
+    if (!conversation) throw conversationNotFound();
+    return conversation;
+  }
+
+  /** A new conversation opened by the character's greeting ({{char}}/{{user}} filled in). */
+  async create(userId: string, characterId: string) {
+    return this.db.transaction(async (tx) => {
+      const character = await tx.getRepository(CharacterEntity).findOneBy({ id: characterId });
+      if (!character)
+        throw new NotFoundException({ error: { code: 'not_found', message: 'Character not found' } });
+      const user = await tx.getRepository(UserEntity).findOneByOrFail({ id: userId });
+      const card = character.card as CharacterCard;
+      const conversation = await tx
+        .getRepository(ConversationEntity)
+        .save({ userId, characterId, title: character.name });
+      const greeting = await tx.getRepository(MessageEntity).save(
+        tx.getRepository(MessageEntity).create({
+          conversationId: conversation.id,
+          role: 'assistant',
+          content: applyMacros(card.data.first_mes, { char: character.name, user: user.displayName }),
+          status: 'complete',
+        }),
+      );
+      return {
+        id: conversation.id,
+        characterId,
+        title: conversation.title,
+        createdAt: conversation.createdAt,
+        greeting: messageView(greeting),
+      };
+    });
+  }
+
+  async list(userId: string) {
+    const rows = await this.db
+      .getRepository(ConversationEntity)
+      .find({ where: { userId }, order: { updatedAt: 'DESC' }, take: 200 });
+    return {
+      items: rows.map((c) => ({
+        id: c.id,
+        characterId: c.characterId,
+        title: c.title,
+        updatedAt: c.updatedAt,
+      })),
+    };
+  }
+
+  /** A page of messages, oldest first, ending just before `before` (or at the newest). */
+  async messages(userId: string, conversationId: string, { before, limit }: PageQuery) {
+    await this.owned(userId, conversationId);
+    const query = this.db
+      .getRepository(MessageEntity)
+      .createQueryBuilder('m')
+      .where('m.conversation_id = :conversationId', { conversationId })
+      .orderBy('m.created_at', 'DESC')
+      .addOrderBy('m.id', 'DESC')
+      .take(limit + 1);
+    if (before) {
+      query.andWhere(
+        '(m.created_at, m.id) < (SELECT created_at, id FROM messages WHERE id = :before AND conversation_id = :conversationId)',
+        { before },
+      );
+    }
+    const rows = await query.getMany();
+    const hasMore = rows.length > limit;
+    const page = rows.slice(0, limit).reverse();
+    return { items: page.map(messageView), nextBefore: hasMore ? (page[0]?.id ?? null) : null };
+  }
+
+  async remove(userId: string, conversationId: string): Promise<void> {
+    const result = await this.db.getRepository(ConversationEntity).delete({ id: conversationId, userId });
+    if (!result.affected) throw conversationNotFound();
+  }
+}

@@ -1,0 +1,131 @@
+import { replyWith, startFakeVllm, type FakeVllm } from '@echoloop/testing';
+import { ChatModelClient, type ChatModelClientOptions, type ChatStreamEvent } from './chat-model-client';
+import { ModelError } from './model-errors';
+
+const options: ChatModelClientOptions = {
+  firstTokenTimeoutMs: 300,
+  idleTimeoutMs: 300,
+  retries: 1,
+  breaker: { failureThreshold: 2, cooldownMs: 60_000 },
+};
+const request = { model: 'fake-base-model', messages: [{ role: 'user' as const, content: 'hello there' }] };
+
+async function collect(stream: AsyncIterable<ChatStreamEvent>) {
+  const events: ChatStreamEvent[] = [];
+  try {
+    for await (const event of stream) events.push(event);
+    return { events, error: undefined };
+  } catch (error) {
+    return { events, error: error as ModelError };
+  }
+}
+
+const text = (events: ChatStreamEvent[]) => events.map((e) => (e.type === 'delta' ? e.text : '')).join('');
+
+describe('ChatModelClient against a vLLM-compatible server', () => {
+  const servers: FakeVllm[] = [];
+  const serve = async (...args: Parameters<typeof startFakeVllm>) => {
+    const server = await startFakeVllm(...args);
+    servers.push(server);
+    return server;
+  };
+  const client = (...urls: string[]) =>
+    new ChatModelClient(
+      urls.map((baseUrl) => ({ baseUrl, apiKey: 'k' })),
+      options,
+    );
+
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+
+  it('streams deltas, then finish reason and usage', async () => {
+    const server = await serve({ reply: replyWith('I hear you. That sounds hard.') });
+    const { events, error } = await collect(client(server.url).stream({ ...request, maxTokens: 64 }));
+    expect(error).toBeUndefined();
+    expect(events.filter((e) => e.type === 'delta').length).toBeGreaterThan(1);
+    expect(text(events)).toBe('I hear you. That sounds hard.');
+    expect(events.at(-1)).toMatchObject({
+      type: 'done',
+      finishReason: 'stop',
+      usage: { completionTokens: expect.any(Number) },
+    });
+    const body = server.requests.at(-1)?.body as Record<string, unknown>;
+    expect(body).toMatchObject({ stream: true, stream_options: { include_usage: true }, max_tokens: 64 });
+  });
+
+  it('reports length when max_tokens cut the reply', async () => {
+    const server = await serve({ reply: replyWith('one two three four five six seven eight') });
+    const { events } = await collect(client(server.url).stream({ ...request, maxTokens: 3 }));
+    expect(events.at(-1)).toMatchObject({ type: 'done', finishReason: 'length' });
+  });
+
+  it('gives up on a server that never sends a first token, as a retryable timeout', async () => {
+    const server = await serve({ faults: { delayBeforeFirstTokenMs: 5_000 } });
+    const started = Date.now();
+    const { events, error } = await collect(client(server.url).stream(request));
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({ code: 'model_timeout', retryable: true });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('gives up on a stream that stalls after some tokens, without retrying', async () => {
+    const server = await serve({ reply: replyWith('a b c d e f g h'), faults: { stallAfterTokens: 2 } });
+    const { events, error } = await collect(client(server.url).stream(request));
+    expect(text(events).length).toBeGreaterThan(0);
+    expect(error).toMatchObject({ code: 'model_stream_broken', retryable: true });
+    expect(server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(1);
+  });
+
+  it('retries a failure before the first token on the next endpoint', async () => {
+    const broken = await serve({ faults: { failWith: { status: 503, message: 'overloaded' } } });
+    const healthy = await serve({ reply: replyWith('fine') });
+    const { events, error } = await collect(client(broken.url, healthy.url).stream(request));
+    expect(error).toBeUndefined();
+    expect(text(events)).toBe('fine');
+    expect(events.at(-1)).toMatchObject({ endpoint: healthy.url });
+  });
+
+  it('does not retry a request the server rejects', async () => {
+    const server = await serve({ faults: { failWith: { status: 400, message: 'bad prompt' } } });
+    const { error } = await collect(client(server.url).stream(request));
+    expect(error).toMatchObject({ code: 'model_rejected', retryable: false, status: 400 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('opens the circuit after repeated failures and fails fast without calling the endpoint', async () => {
+    const server = await serve({ faults: { failWith: { status: 500, message: 'boom' } } });
+    const c = client(server.url);
+    await collect(c.stream(request));
+    const before = server.requests.length;
+    const { error } = await collect(c.stream(request));
+    expect(error).toMatchObject({ code: 'model_unavailable', retryable: true });
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('cancels the upstream request when the caller aborts', async () => {
+    const server = await serve({ reply: replyWith('word '.repeat(200)), faults: { tokensPerSecond: 50 } });
+    const abort = new AbortController();
+    const stream = client(server.url).stream(request, abort.signal);
+    const seen: ChatStreamEvent[] = [];
+    const run = collect({
+      async *[Symbol.asyncIterator]() {
+        for await (const event of stream) {
+          seen.push(event);
+          if (seen.length === 3) abort.abort();
+          yield event;
+        }
+      },
+    });
+    const { error } = await run;
+    expect(error).toMatchObject({ code: 'cancelled', retryable: false });
+    await server.whenIdle();
+    expect(server.requests.at(-1)?.aborted).toBe(true);
+  });
+
+  it('maps a refused connection to a retryable unavailability', async () => {
+    const { error } = await collect(client('http://127.0.0.1:1/v1').stream(request));
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ code: 'model_unavailable', retryable: true });
+  });
+});

@@ -1,0 +1,215 @@
+import OpenAI, { APIConnectionError, APIError } from 'openai';
+import type { ChatMessage } from '../openai-compat/chat-completion-request';
+import type { FinishReason } from '../openai-compat/finish';
+import { CircuitBreaker } from './circuit-breaker';
+import { ModelError } from './model-errors';
+
+export interface ModelEndpoint {
+  /** OpenAI-compatible base URL ending in /v1 (a vLLM server). */
+  baseUrl: string;
+  apiKey: string;
+}
+
+export interface ChatRequest {
+  /** Served model name, or a LoRA adapter's name on vLLM. */
+  model: string;
+  messages: ChatMessage[];
+  maxTokens?: number;
+  temperature?: number;
+  topP?: number;
+  stop?: string[];
+}
+
+export type ChatStreamEvent =
+  | { type: 'delta'; text: string }
+  | {
+      type: 'done';
+      finishReason: FinishReason;
+      usage: { promptTokens: number; completionTokens: number } | null;
+      endpoint: string;
+    };
+
+export interface ChatModelClientOptions {
+  /** Time allowed until the first content token. */
+  firstTokenTimeoutMs: number;
+  /** Time allowed between two chunks once streaming. */
+  idleTimeoutMs: number;
+  /** Extra attempts (on other endpoints when there are several) before the first token. */
+  retries: number;
+  breaker: { failureThreshold: number; cooldownMs: number };
+}
+
+export const DEFAULT_CLIENT_OPTIONS: ChatModelClientOptions = {
+  firstTokenTimeoutMs: 15_000,
+  idleTimeoutMs: 10_000,
+  retries: 1,
+  breaker: { failureThreshold: 5, cooldownMs: 10_000 },
+};
+
+interface Upstream {
+  endpoint: ModelEndpoint;
+  client: OpenAI;
+  breaker: CircuitBreaker;
+}
+
+/**
+ * Streams chat completions from one or more OpenAI-compatible endpoints serving the same checkpoint.
+ * Retries (rotating endpoints) only before the first token: after it, the user has seen text and a retry would
+ * repeat it. Every failure surfaces as a ModelError saying whether the user can retry.
+ */
+export class ChatModelClient {
+  private readonly upstreams: Upstream[];
+  private next = 0;
+
+  constructor(
+    endpoints: readonly ModelEndpoint[],
+    private readonly options: ChatModelClientOptions = DEFAULT_CLIENT_OPTIONS,
+  ) {
+    if (endpoints.length === 0) throw new Error('ChatModelClient needs at least one endpoint');
+    this.upstreams = endpoints.map((endpoint) => ({
+      endpoint,
+      client: new OpenAI({
+        baseURL: endpoint.baseUrl,
+        apiKey: endpoint.apiKey,
+        maxRetries: 0,
+        timeout: 600_000,
+      }),
+      breaker: new CircuitBreaker(options.breaker),
+    }));
+  }
+
+  async *stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatStreamEvent> {
+    let lastError: ModelError | undefined;
+    for (let attempt = 0; attempt <= this.options.retries; attempt++) {
+      const upstream = this.pick();
+      if (!upstream)
+        throw lastError ?? new ModelError('model_unavailable', 'every model endpoint is failing', true);
+      let delivered = false;
+      try {
+        for await (const event of this.attempt(upstream, request, signal)) {
+          delivered ||= event.type === 'delta';
+          yield event;
+        }
+        upstream.breaker.success();
+        return;
+      } catch (error) {
+        const failure = error instanceof ModelError ? error : toModelError(error);
+        if (failure.code === 'cancelled') throw failure;
+        if (failure.code !== 'model_rejected') upstream.breaker.failure();
+        if (delivered) throw new ModelError('model_stream_broken', failure.message, true, failure.status);
+        if (!failure.retryable) throw failure;
+        lastError = failure;
+      }
+    }
+    throw lastError!;
+  }
+
+  /** Round-robin over endpoints whose circuit lets a call through. */
+  private pick(): Upstream | undefined {
+    for (let i = 0; i < this.upstreams.length; i++) {
+      const upstream = this.upstreams[(this.next + i) % this.upstreams.length]!;
+      if (upstream.breaker.tryAcquire()) {
+        this.next = (this.next + i + 1) % this.upstreams.length;
+        return upstream;
+      }
+    }
+    return undefined;
+  }
+
+  private async *attempt(upstream: Upstream, request: ChatRequest, signal?: AbortSignal) {
+    const controller = new AbortController();
+    let timeout: ModelError | undefined;
+    const abortWith = (error: ModelError) => {
+      timeout = error;
+      controller.abort();
+    };
+    const onCallerAbort = () => controller.abort();
+    signal?.addEventListener('abort', onCallerAbort, { once: true });
+    let timer = setTimeout(
+      () =>
+        abortWith(
+          new ModelError(
+            'model_timeout',
+            `no first token within ${this.options.firstTokenTimeoutMs} ms`,
+            true,
+          ),
+        ),
+      this.options.firstTokenTimeoutMs,
+    );
+    let seenToken = false;
+    try {
+      if (signal?.aborted) throw new ModelError('cancelled', 'cancelled', false);
+      const stream = await upstream.client.chat.completions.create(
+        {
+          model: request.model,
+          messages: request.messages,
+          stream: true,
+          stream_options: { include_usage: true },
+          ...(request.maxTokens !== undefined && { max_tokens: request.maxTokens }),
+          ...(request.temperature !== undefined && { temperature: request.temperature }),
+          ...(request.topP !== undefined && { top_p: request.topP }),
+          ...(request.stop?.length && { stop: request.stop }),
+        },
+        { signal: controller.signal },
+      );
+      let finishReason: FinishReason = 'stop';
+      let finished = false;
+      let usage: { promptTokens: number; completionTokens: number } | null = null;
+      for await (const chunk of stream) {
+        const choice = chunk.choices[0];
+        const text = choice?.delta?.content;
+        if (text) {
+          seenToken = true;
+          yield { type: 'delta', text } as const;
+        }
+        if (seenToken) {
+          clearTimeout(timer);
+          timer = setTimeout(
+            () =>
+              abortWith(
+                new ModelError('model_timeout', `stream idle for ${this.options.idleTimeoutMs} ms`, true),
+              ),
+            this.options.idleTimeoutMs,
+          );
+        }
+        if (choice?.finish_reason) {
+          finished = true;
+          if (choice.finish_reason === 'length') finishReason = 'length';
+        }
+        if (chunk.usage)
+          usage = {
+            promptTokens: chunk.usage.prompt_tokens,
+            completionTokens: chunk.usage.completion_tokens,
+          };
+      }
+      // The SDK ends iteration quietly on abort, so a timeout or a cancel must be checked for here.
+      if (controller.signal.aborted) throw timeout ?? new ModelError('cancelled', 'cancelled', false);
+      if (!finished) throw new ModelError('model_unavailable', 'stream ended without a finish reason', true);
+      yield { type: 'done', finishReason, usage, endpoint: upstream.endpoint.baseUrl } as const;
+    } catch (error) {
+      if (error instanceof ModelError) throw error;
+      if (timeout) throw timeout;
+      if (signal?.aborted) throw new ModelError('cancelled', 'cancelled', false);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onCallerAbort);
+      controller.abort();
+    }
+  }
+}
+
+function toModelError(error: unknown): ModelError {
+  if (error instanceof APIConnectionError) return new ModelError('model_unavailable', error.message, true);
+  if (error instanceof APIError && error.status !== undefined) {
+    const retryable = error.status >= 500 || error.status === 429 || error.status === 408;
+    return new ModelError(
+      retryable ? 'model_unavailable' : 'model_rejected',
+      error.message,
+      retryable,
+      error.status,
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ModelError('model_unavailable', message, true);
+}

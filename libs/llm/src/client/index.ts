@@ -1,0 +1,10 @@
+export {
+  ChatModelClient,
+  DEFAULT_CLIENT_OPTIONS,
+  type ChatModelClientOptions,
+  type ChatRequest,
+  type ChatStreamEvent,
+  type ModelEndpoint,
+} from './chat-model-client';
+export { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker';
+export { ModelError, type ModelErrorCode } from './model-errors';

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+export const chatRoleSchema = z.enum(['system', 'user', 'assistant']);
+export type ChatRole = z.infer<typeof chatRoleSchema>;
+
+export const chatMessageSchema = z.object({
+  role: chatRoleSchema,
+  content: z.string(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+export const streamOptionsSchema = z.object({
+  include_usage: z.boolean().optional(),
+});
+
+/**
+ * Body of `POST /v1/chat/completions`. Unknown fields pass through untouched, as vLLM accepts
+ * (and ignores) fields it does not know.
+ */
+export const chatCompletionRequestSchema = z
+  .looseObject({
+    model: z.string().min(1),
+    messages: z.array(chatMessageSchema).min(1),
+    stream: z.boolean().optional(),
+    stream_options: streamOptionsSchema.nullish(),
+    max_tokens: z.int().min(1).nullish(),
+    max_completion_tokens: z.int().min(1).nullish(),
+    temperature: z.number().min(0).nullish(),
+    top_p: z.number().gt(0).max(1).nullish(),
+    stop: z.union([z.string(), z.array(z.string())]).nullish(),
+    n: z.literal(1, { message: 'only n=1 is supported' }).nullish(),
+    seed: z.int().nullish(),
+  })
+  .refine((body) => body.stream === true || body.stream_options == null, {
+    // vLLM rejects the same combination with a 400.
+    message: 'Stream options can only be defined when `stream=True`.',
+    path: ['stream_options'],
+  });
+export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;
+
+/** `max_completion_tokens` wins over the deprecated `max_tokens`, as in vLLM. */
+export function requestedMaxTokens(request: ChatCompletionRequest): number | undefined {
+  return request.max_completion_tokens ?? request.max_tokens ?? undefined;
+}
+
+export function stopSequences(request: ChatCompletionRequest): string[] {
+  const { stop } = request;
+  if (stop == null) return [];
+  return (typeof stop === 'string' ? [stop] : stop).filter((sequence) => sequence.length > 0);
+}
+
+export function wantsUsageChunk(request: ChatCompletionRequest): boolean {
+  // vLLM defaults include_usage to true once stream_options is present at all.
+  return (
+    request.stream === true &&
+    request.stream_options != null &&
+    request.stream_options.include_usage !== false
+  );
+}

@@ -1,0 +1,45 @@
+import type { CompletionIdentity } from './completion-identity';
+import type { Finish, FinishReason } from './finish';
+import type { CompletionUsage } from './usage';
+
+export interface ChatCompletion {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: [
+    {
+      index: 0;
+      message: { role: 'assistant'; content: string; tool_calls: [] };
+      logprobs: null;
+      finish_reason: FinishReason;
+      stop_reason: string | null;
+    },
+  ];
+  usage: CompletionUsage;
+}
+
+/** The non-streaming `POST /v1/chat/completions` response. */
+export function buildChatCompletion(
+  identity: CompletionIdentity,
+  content: string,
+  finish: Finish,
+  usage: CompletionUsage,
+): ChatCompletion {
+  return {
+    id: identity.id,
+    object: 'chat.completion',
+    created: identity.created,
+    model: identity.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content, tool_calls: [] },
+        logprobs: null,
+        finish_reason: finish.reason,
+        stop_reason: finish.stopReason ?? null,
+      },
+    ],
+    usage,
+  };
+}

@@ -1,0 +1,147 @@
+import { CharacterEntity, dataSourceOptions, UserEntity } from '@echoloop/persistence';
+import {
+  createTestDatabase,
+  startApp,
+  startFakeVllm,
+  type AppProcess,
+  type FakeVllm,
+  type TestDatabase,
+} from '@echoloop/testing';
+import { io, type Socket } from 'socket.io-client';
+import { DataSource } from 'typeorm';
+
+export const MIRA_CARD = {
+  spec: 'chara_card_v2',
+  spec_version: '2.0',
+  data: {
+    name: 'Mira',
+    description: '{{char}} is a night-shift nurse who listens to {{user}} with warmth.',
+    personality: 'gentle, curious',
+    scenario: 'A quiet evening chat.',
+    first_mes: 'Hi {{user}}, long day?',
+    creator_notes: 'never in the prompt',
+    extensions: { depth_prompt: { depth: 4, prompt: 'x' } },
+  },
+};
+
+/** A gateway on its own migrated database, talking to a scripted vLLM-compatible server. */
+export interface ChatFixture {
+  gateway: AppProcess;
+  vllm: FakeVllm;
+  db: DataSource;
+  characterId: string;
+  register(name?: string): Promise<{ token: string; userId: string }>;
+  http(
+    token: string | undefined,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: any }>;
+  connect(token: string | undefined): Promise<Socket>;
+  close(): Promise<void>;
+}
+
+export async function startChatFixture(env: Record<string, string> = {}): Promise<ChatFixture> {
+  const database: TestDatabase = await createTestDatabase('chat');
+  const db = await new DataSource(dataSourceOptions({ url: database.url })).initialize();
+  await db.runMigrations();
+  const vllm = await startFakeVllm({ model: 'fake-base-model' });
+  const gateway = await startApp('chat-gateway', {
+    DATABASE_URL: database.url,
+    LLM_BASE_URL: vllm.url,
+    LLM_MODEL: 'fake-base-model',
+    LLM_FIRST_TOKEN_TIMEOUT_MS: '1500',
+    LLM_IDLE_TIMEOUT_MS: '1500',
+    ...env,
+  });
+  const admin = await db
+    .getRepository(UserEntity)
+    .save({ email: 'admin@example.com', passwordHash: null, displayName: 'Admin', roles: ['admin'] });
+  const character = await db
+    .getRepository(CharacterEntity)
+    .save({ name: 'Mira', spec: 'chara_card_v2', card: MIRA_CARD, createdBy: admin.id });
+  const sockets: Socket[] = [];
+  let users = 0;
+
+  const http: ChatFixture['http'] = async (token, method, path, body) => {
+    const res = await fetch(`${gateway.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+      ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  return {
+    gateway,
+    vllm,
+    db,
+    characterId: character.id,
+    http,
+    async register(name = `User${++users}`) {
+      const email = `${name.toLowerCase()}-${Date.now()}-${users}@example.com`;
+      const res = await http(undefined, 'POST', '/v1/auth/register', {
+        email,
+        password: 'a good passphrase',
+        displayName: name,
+      });
+      if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return { token: res.body.accessToken, userId: res.body.userId };
+    },
+    async connect(token) {
+      const socket = io(`${gateway.url}/chat`, {
+        auth: token ? { token } : {},
+        transports: ['websocket'],
+        reconnection: false,
+      });
+      sockets.push(socket);
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      return socket;
+    },
+    async close() {
+      sockets.forEach((s) => s.disconnect());
+      await gateway.stop();
+      await vllm.close();
+      await db.destroy();
+      await database.drop();
+    },
+  };
+}
+
+export interface TurnEvents {
+  ack: { userMessageId: string; replyId: string } | { error: { code: string } };
+  deltas: { index: number; delta: string; replyId: string }[];
+  done?: any;
+  error?: any;
+}
+
+/** Sends one message and collects everything the server says about it until done or error. */
+export async function sendAndCollect(
+  socket: Socket,
+  payload: Record<string, unknown>,
+  timeoutMs = 20_000,
+): Promise<TurnEvents> {
+  const events: TurnEvents = { ack: { error: { code: 'none' } }, deltas: [] };
+  const onDelta = (d: TurnEvents['deltas'][number]) => events.deltas.push(d);
+  socket.on('message:delta', onDelta);
+  try {
+    const finished = new Promise<void>((resolve) => {
+      socket.once('message:done', (done) => ((events.done = done), resolve()));
+      socket.once('message:error', (error) => ((events.error = error), resolve()));
+    });
+    events.ack = await socket.timeout(timeoutMs).emitWithAck('message:send', payload);
+    await Promise.race([
+      finished,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('no done/error')), timeoutMs)),
+    ]);
+    return events;
+  } finally {
+    socket.off('message:delta', onDelta);
+    socket.off('message:done');
+    socket.off('message:error');
+  }
+}

@@ -1,0 +1,329 @@
+import { chatTurnCompletedV1, TOPICS } from '@echoloop/contracts';
+import { MessageEntity } from '@echoloop/persistence';
+import { findOnTopic, replyWith, testKafka } from '@echoloop/testing';
+import { randomUUID } from 'node:crypto';
+import { sendAndCollect, startChatFixture, type ChatFixture } from './chat-fixture';
+
+const REPLY = 'That sounds exhausting. Do you want to tell me what happened on the ward tonight?';
+
+describe('chat gateway: accounts, conversations and streaming turns', () => {
+  let f: ChatFixture;
+
+  beforeAll(async () => {
+    f = await startChatFixture();
+  });
+
+  afterAll(async () => {
+    await f?.close();
+  });
+
+  beforeEach(() => {
+    f.vllm.setReply(replyWith(REPLY));
+    f.vllm.setFaults(undefined);
+  });
+
+  const newConversation = async (token: string) => {
+    const res = await f.http(token, 'POST', '/v1/conversations', { characterId: f.characterId });
+    expect(res.status).toBe(201);
+    return res.body as { id: string; greeting: { content: string } };
+  };
+
+  describe('accounts', () => {
+    it('registers, logs in and reads its own profile', async () => {
+      const email = `ada-${randomUUID()}@example.com`;
+      const reg = await f.http(undefined, 'POST', '/v1/auth/register', {
+        email,
+        password: 'correct horse',
+        displayName: 'Ada',
+      });
+      expect(reg.status).toBe(201);
+      const login = await f.http(undefined, 'POST', '/v1/auth/login', {
+        email: email.toUpperCase(),
+        password: 'correct horse',
+      });
+      expect(login.status).toBe(200);
+      const me = await f.http(login.body.accessToken, 'GET', '/v1/me');
+      expect(me.body).toMatchObject({ email, displayName: 'Ada', roles: ['user'] });
+      expect(JSON.stringify(me.body)).not.toMatch(/password/i);
+    });
+
+    it('rejects a duplicate email (409), a bad body (400 naming fields) and a wrong password (401)', async () => {
+      const email = `bo-${randomUUID()}@example.com`;
+      await f.http(undefined, 'POST', '/v1/auth/register', {
+        email,
+        password: 'long enough',
+        displayName: 'Bo',
+      });
+      const dup = await f.http(undefined, 'POST', '/v1/auth/register', {
+        email,
+        password: 'long enough',
+        displayName: 'Bo',
+      });
+      expect(dup).toMatchObject({ status: 409, body: { error: { code: 'email_taken' } } });
+      const bad = await f.http(undefined, 'POST', '/v1/auth/register', { email: 'nope', password: 'short' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual([
+        'displayName',
+        'email',
+        'password',
+      ]);
+      const wrong = await f.http(undefined, 'POST', '/v1/auth/login', { email, password: 'not the one' });
+      expect(wrong).toMatchObject({ status: 401, body: { error: { code: 'invalid_credentials' } } });
+      const malformed = await f.http(undefined, 'POST', '/v1/auth/login', '{"email":');
+      expect(malformed.status).toBe(400);
+    });
+
+    it('guards every private route', async () => {
+      for (const [method, path] of [
+        ['GET', '/v1/me'],
+        ['GET', '/v1/conversations'],
+        ['POST', '/v1/conversations'],
+        ['GET', '/v1/characters'],
+        ['DELETE', `/v1/conversations/${randomUUID()}`],
+      ] as const) {
+        expect((await f.http(undefined, method, path)).status).toBe(401);
+        expect((await f.http('forged.token.value', method, path)).status).toBe(401);
+      }
+      expect((await f.http(undefined, 'GET', '/health/live')).status).toBe(200);
+    });
+
+    it('lets only admins create characters', async () => {
+      const { token } = await f.register();
+      const res = await f.http(token, 'POST', '/v1/characters', {
+        spec: 'chara_card_v2',
+        data: { name: 'X' },
+      });
+      expect(res).toMatchObject({ status: 403, body: { error: { code: 'forbidden' } } });
+    });
+  });
+
+  describe('conversations', () => {
+    it('opens with the character greeting, macros filled in', async () => {
+      const { token } = await f.register('Sam');
+      const conversation = await newConversation(token);
+      expect(conversation.greeting.content).toBe('Hi Sam, long day?');
+      const list = await f.http(token, 'GET', '/v1/conversations');
+      expect(list.body.items.map((c: { id: string }) => c.id)).toEqual([conversation.id]);
+    });
+
+    it('keeps each user out of every other user’s conversations', async () => {
+      const owner = await f.register();
+      const other = await f.register();
+      const { id } = await newConversation(owner.token);
+      expect((await f.http(other.token, 'GET', `/v1/conversations/${id}/messages`)).status).toBe(404);
+      expect((await f.http(other.token, 'DELETE', `/v1/conversations/${id}`)).status).toBe(404);
+      expect(
+        (
+          await f.http(other.token, 'POST', `/v1/conversations/${id}/messages`, {
+            content: 'hi',
+            clientMessageId: 'x',
+          })
+        ).status,
+      ).toBe(404);
+      expect((await f.http(other.token, 'GET', '/v1/conversations')).body.items).toEqual([]);
+      const socket = await f.connect(other.token);
+      const turn = await sendAndCollect(socket, { conversationId: id, content: 'hi', clientMessageId: 'x' });
+      expect(turn.error).toMatchObject({ code: 'not_found', retryable: false });
+      expect((await f.http(owner.token, 'GET', `/v1/conversations/${id}/messages`)).body.items).toHaveLength(
+        1,
+      );
+    });
+
+    it('answers bad ids with 4xx, never 500', async () => {
+      const { token } = await f.register();
+      expect((await f.http(token, 'GET', '/v1/conversations/not-a-uuid/messages')).status).toBe(400);
+      expect((await f.http(token, 'POST', '/v1/conversations', { characterId: randomUUID() })).status).toBe(
+        404,
+      );
+      expect((await f.http(token, 'POST', '/v1/conversations', { characterId: 'x' })).status).toBe(400);
+      expect(
+        (await f.http(token, 'GET', `/v1/conversations/${randomUUID()}/messages?limit=1000`)).status,
+      ).toBe(400);
+    });
+  });
+
+  describe('streaming a turn over socket.io', () => {
+    it('streams batched deltas, persists both messages, and publishes the turn to Kafka', async () => {
+      const { token, userId } = await f.register('Sam');
+      const { id: conversationId } = await newConversation(token);
+      const socket = await f.connect(token);
+      const turn = await sendAndCollect(socket, {
+        conversationId,
+        content: 'Long shift. I am wiped out.',
+        clientMessageId: 'm1',
+      });
+
+      expect(turn.error).toBeUndefined();
+      const ack = turn.ack as { userMessageId: string; replyId: string };
+      expect(turn.deltas.map((d) => d.delta).join('')).toBe(REPLY);
+      expect(turn.deltas.map((d) => d.index)).toEqual(turn.deltas.map((_, i) => i));
+      expect(turn.deltas.length).toBeLessThan(REPLY.split(' ').length);
+      expect(turn.done).toMatchObject({
+        conversationId,
+        replyId: ack.replyId,
+        content: REPLY,
+        finishReason: 'stop',
+        usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
+        latencyMs: { ttft: expect.any(Number), total: expect.any(Number) },
+        checkpointId: 'fake-base-model',
+      });
+
+      const prompt = (f.vllm.requests.at(-1)?.body as { messages: { role: string; content: string }[] })
+        .messages;
+      expect(prompt[0]?.content).toContain('Mira is a night-shift nurse who listens to Sam');
+      expect(JSON.stringify(prompt)).not.toContain('never in the prompt');
+      expect(prompt.at(-1)).toEqual({ role: 'user', content: 'Long shift. I am wiped out.' });
+
+      const history = await f.http(token, 'GET', `/v1/conversations/${conversationId}/messages`);
+      expect(history.body.items.map((m: { role: string }) => m.role)).toEqual([
+        'assistant',
+        'user',
+        'assistant',
+      ]);
+
+      const messages = await findOnTopic(
+        testKafka('chat-e2e'),
+        TOPICS.chatTurnCompleted,
+        (m) => String(m.key) === conversationId,
+      );
+      const event = chatTurnCompletedV1.schema.parse(JSON.parse(String(messages[0]?.value)));
+      expect(event.payload).toMatchObject({
+        turnId: ack.replyId,
+        conversationId,
+        userId,
+        characterId: f.characterId,
+        checkpointId: 'fake-base-model',
+        experimentId: null,
+        userMessage: { id: ack.userMessageId, content: 'Long shift. I am wiped out.' },
+        assistantMessage: { id: ack.replyId, content: REPLY, finishReason: 'stop' },
+        history: [{ role: 'assistant', content: 'Hi Sam, long day?' }],
+      });
+    });
+
+    it('never creates two turns for the same clientMessageId', async () => {
+      const { token } = await f.register();
+      const { id: conversationId } = await newConversation(token);
+      const socket = await f.connect(token);
+      const payload = { conversationId, content: 'hello?', clientMessageId: 'same-id' };
+      const first = await sendAndCollect(socket, payload);
+      const second = await sendAndCollect(socket, payload);
+      expect(second.ack).toEqual(first.ack);
+      expect(second.done).toMatchObject({ content: REPLY });
+      const stored = await f.db.getRepository(MessageEntity).countBy({ conversationId });
+      expect(stored).toBe(3);
+    });
+
+    it('hides <think> reasoning from the user but stores it with the turn', async () => {
+      f.vllm.setReply(replyWith('<think>They sound drained; be gentle.</think>Rest first. I am here.'));
+      const { token } = await f.register();
+      const { id: conversationId } = await newConversation(token);
+      const turn = await sendAndCollect(await f.connect(token), {
+        conversationId,
+        content: 'ugh',
+        clientMessageId: 't1',
+      });
+      expect(turn.done.content).toBe('Rest first. I am here.');
+      expect(turn.deltas.map((d) => d.delta).join('')).toBe('Rest first. I am here.');
+      const reply = await f.db.getRepository(MessageEntity).findOneByOrFail({ id: turn.done.replyId });
+      expect(reply.reasoning).toBe('They sound drained; be gentle.');
+    });
+
+    it('rejects malformed and oversized messages with message:error, never a hang', async () => {
+      const { token } = await f.register();
+      const { id: conversationId } = await newConversation(token);
+      const socket = await f.connect(token);
+      for (const payload of [
+        { conversationId, content: 'x'.repeat(4_001), clientMessageId: 'big' },
+        { conversationId, content: '   ', clientMessageId: 'empty' },
+        { conversationId: 'nope', content: 'hi', clientMessageId: 'c' },
+        { content: 'hi' },
+      ]) {
+        const turn = await sendAndCollect(socket, payload);
+        expect(turn.error).toMatchObject({ code: 'validation_failed', retryable: false });
+      }
+    });
+
+    it('refuses a socket without a valid token', async () => {
+      for (const token of ['bad-token', undefined]) {
+        await expect(f.connect(token)).rejects.toMatchObject({
+          message: 'unauthorized',
+          data: { code: 'unauthorized', retryable: false },
+        });
+      }
+    });
+
+    it('stop cancels the upstream request and keeps what was said', async () => {
+      f.vllm.setReply(replyWith('word '.repeat(300)));
+      f.vllm.setFaults({ tokensPerSecond: 40 });
+      const { token } = await f.register();
+      const { id: conversationId } = await newConversation(token);
+      const socket = await f.connect(token);
+      const firstDelta = new Promise((resolve) => socket.once('message:delta', resolve));
+      const pending = sendAndCollect(socket, {
+        conversationId,
+        content: 'tell me everything',
+        clientMessageId: 's1',
+      });
+      const { replyId } = (await firstDelta) as { replyId: string };
+      expect(await socket.emitWithAck('message:stop', { replyId })).toEqual({ stopped: true });
+      const turn = await pending;
+      expect(turn.done).toMatchObject({ finishReason: 'cancelled' });
+      expect(turn.done.content.length).toBeGreaterThan(0);
+      expect(turn.done.content.length).toBeLessThan('word '.repeat(300).length);
+      await f.vllm.whenIdle();
+      expect(f.vllm.requests.at(-1)?.aborted).toBe(true);
+    });
+
+    it('tells the client the model failed, with retryable set, within the timeouts', async () => {
+      const { token } = await f.register();
+      const { id: conversationId } = await newConversation(token);
+      const socket = await f.connect(token);
+
+      f.vllm.setFaults({ failWith: { status: 503, message: 'overloaded' } });
+      const failed = await sendAndCollect(socket, { conversationId, content: 'hi', clientMessageId: 'f1' });
+      expect(failed.error).toMatchObject({ code: 'model_unavailable', retryable: true });
+
+      f.vllm.setFaults({ delayBeforeFirstTokenMs: 60_000 });
+      const started = Date.now();
+      const stalled = await sendAndCollect(socket, {
+        conversationId,
+        content: 'hi again',
+        clientMessageId: 'f2',
+      });
+      expect(stalled.error).toMatchObject({ code: 'model_timeout', retryable: true });
+      expect(Date.now() - started).toBeLessThan(10_000);
+
+      // The user's messages were kept; resending the same message retries it as one turn.
+      f.vllm.setFaults(undefined);
+      const retried = await sendAndCollect(socket, { conversationId, content: 'hi', clientMessageId: 'f1' });
+      expect(retried.done).toMatchObject({ content: REPLY });
+    });
+  });
+
+  describe('sending over HTTP', () => {
+    it('answers JSON by default and SSE when asked', async () => {
+      const { token } = await f.register();
+      const { id: conversationId } = await newConversation(token);
+      const json = await f.http(token, 'POST', `/v1/conversations/${conversationId}/messages`, {
+        content: 'hi',
+        clientMessageId: 'h1',
+      });
+      expect(json).toMatchObject({ status: 201, body: { reply: { content: REPLY, finishReason: 'stop' } } });
+
+      const res = await fetch(`${f.gateway.url}/v1/conversations/${conversationId}/messages`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+        },
+        body: JSON.stringify({ content: 'and again', clientMessageId: 'h2' }),
+      });
+      expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+      const text = await res.text();
+      expect(text).toMatch(/^event: message:ack\n/);
+      expect(text).toContain('event: message:delta');
+      expect(text).toMatch(/event: message:done\ndata: .*"content":"That sounds exhausting/);
+    });
+  });
+});

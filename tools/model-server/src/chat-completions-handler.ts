@@ -1,0 +1,154 @@
+import {
+  buildChatCompletion,
+  buildContentChunk,
+  buildErrorResponse,
+  buildRoleChunk,
+  buildUsage,
+  buildUsageChunk,
+  chatCompletionRequestSchema,
+  contextLengthError,
+  formatSseData,
+  newCompletionIdentity,
+  requestedMaxTokens,
+  SSE_DONE,
+  SSE_HEADERS,
+  stopSequences,
+  validationErrorResponse,
+  wantsUsageChunk,
+  type ChatCompletionRequest,
+  type CompletionIdentity,
+} from '@echoloop/llm';
+import type { ChatEngine, GenerationRequest, GenerationResult } from './chat-engine';
+import { sendError, sendJson, writeHead, type Exchange } from './http-exchange';
+import { QueuedJobAbortedError, type SerialQueue } from './serial-queue';
+
+export interface ChatCompletionsDeps {
+  engine: ChatEngine;
+  queue: SerialQueue;
+  modelName: string;
+}
+
+export async function handleChatCompletions(
+  exchange: Exchange,
+  body: unknown,
+  deps: ChatCompletionsDeps,
+): Promise<void> {
+  const parsed = chatCompletionRequestSchema.safeParse(body);
+  if (!parsed.success) return sendError(exchange, validationErrorResponse(parsed.error));
+  const request = parsed.data;
+  exchange.log.model = request.model;
+  exchange.log.stream = request.stream === true;
+  if (request.model !== deps.modelName) {
+    return sendError(
+      exchange,
+      buildErrorResponse({
+        status: 404,
+        message: `The model \`${request.model}\` does not exist.`,
+        param: 'model',
+      }),
+    );
+  }
+  const promptTokens = deps.engine.countPromptTokens(request.messages);
+  exchange.log.promptTokens = promptTokens;
+  const lengthError = contextLengthError(promptTokens, requestedMaxTokens(request), deps.engine.contextSize);
+  if (lengthError) return sendError(exchange, lengthError);
+
+  const maxTokens = requestedMaxTokens(request) ?? deps.engine.contextSize - promptTokens;
+  const identity = newCompletionIdentity(request.model);
+  const run = (onText: (text: string) => void) => runQueued(exchange, deps, request, maxTokens, onText);
+  if (request.stream === true) return stream(exchange, request, identity, promptTokens, run);
+  return answer(exchange, identity, promptTokens, run);
+}
+
+type Run = (onText: (text: string) => void) => Promise<GenerationResult | undefined>;
+
+async function stream(
+  exchange: Exchange,
+  request: ChatCompletionRequest,
+  identity: CompletionIdentity,
+  promptTokens: number,
+  run: Run,
+): Promise<void> {
+  const { res } = exchange;
+  writeHead(exchange, 200, { ...SSE_HEADERS });
+  res.flushHeaders();
+  let roleSent = false;
+  const sendRole = () => {
+    if (!roleSent) res.write(formatSseData(buildRoleChunk(identity)));
+    roleSent = true;
+  };
+  let result: GenerationResult | undefined;
+  try {
+    result = await run((text) => {
+      sendRole();
+      res.write(formatSseData(buildContentChunk(identity, text)));
+    });
+  } catch (error) {
+    // Headers are out, so the error travels in the stream, as vLLM sends it.
+    const message = error instanceof Error ? error.message : String(error);
+    exchange.log.error = message;
+    res.end(formatSseData(buildErrorResponse({ status: 500, message })) + SSE_DONE);
+    return;
+  }
+  if (!result || result.aborted) return;
+  sendRole();
+  res.write(formatSseData(buildContentChunk(identity, '', result.finish)));
+  if (wantsUsageChunk(request)) {
+    res.write(formatSseData(buildUsageChunk(identity, buildUsage(promptTokens, result.completionTokens))));
+  }
+  res.end(SSE_DONE);
+}
+
+async function answer(
+  exchange: Exchange,
+  identity: CompletionIdentity,
+  promptTokens: number,
+  run: Run,
+): Promise<void> {
+  const result = await run(() => undefined);
+  if (!result || result.aborted) return;
+  const usage = buildUsage(promptTokens, result.completionTokens);
+  sendJson(exchange, 200, buildChatCompletion(identity, result.text, result.finish, usage));
+}
+
+/** Waits for the model, generates, and logs; undefined when the client left while queued. */
+async function runQueued(
+  exchange: Exchange,
+  deps: ChatCompletionsDeps,
+  request: ChatCompletionRequest,
+  maxTokens: number,
+  onText: (text: string) => void,
+): Promise<GenerationResult | undefined> {
+  const queuedAt = performance.now();
+  let firstTextAt: number | undefined;
+  const generation: GenerationRequest = {
+    messages: request.messages,
+    maxTokens,
+    ...(request.temperature == null ? {} : { temperature: request.temperature }),
+    ...(request.top_p == null ? {} : { topP: request.top_p }),
+    ...(request.seed == null ? {} : { seed: request.seed }),
+    stop: stopSequences(request),
+    signal: exchange.signal,
+    onText: (text) => {
+      if (text === '' || exchange.signal.aborted) return;
+      firstTextAt ??= performance.now();
+      onText(text);
+    },
+  };
+  let startedAt = queuedAt;
+  try {
+    const result = await deps.queue.run(() => {
+      startedAt = performance.now();
+      return deps.engine.generate(generation);
+    }, exchange.signal);
+    exchange.log.completionTokens = result.completionTokens;
+    exchange.log.finishReason = result.aborted ? 'abort' : result.finish.reason;
+    return result;
+  } catch (error) {
+    if (error instanceof QueuedJobAbortedError) return undefined;
+    throw error;
+  } finally {
+    exchange.log.queuedMs = Math.round(startedAt - queuedAt);
+    if (firstTextAt !== undefined) exchange.log.ttftMs = Math.round(firstTextAt - queuedAt);
+  }
+}

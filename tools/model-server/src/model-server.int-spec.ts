@@ -1,0 +1,95 @@
+import OpenAI from 'openai';
+
+// Needs the local model server: `bash tools/stack/model.sh up` (or MODEL_BASE_URL pointing at one).
+const baseURL = process.env['MODEL_BASE_URL'] ?? 'http://127.0.0.1:18000/v1';
+const client = new OpenAI({ baseURL, apiKey: process.env['MODEL_API_KEY'] ?? 'unused', maxRetries: 0 });
+const messages = [
+  { role: 'system' as const, content: 'You are a friendly companion. Answer in one or two sentences.' },
+  { role: 'user' as const, content: 'I had a long day at work. Can you cheer me up?' },
+];
+
+describe('local model server (real SmolLM2 via node-llama-cpp)', () => {
+  let model: string;
+  beforeAll(async () => {
+    const models = await client.models.list();
+    const first = models.data[0];
+    if (!first) throw new Error(`${baseURL}/models lists no model`);
+    model = first.id;
+  });
+
+  it('streams a completion with a final usage chunk, capped by max_tokens', async () => {
+    const stream = await client.chat.completions.create({
+      model,
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+      max_tokens: 24,
+      temperature: 0,
+    });
+    const deltas: string[] = [];
+    let finishReason: string | null = null;
+    let usage: OpenAI.CompletionUsage | undefined;
+    let chunksAfterUsage = 0;
+    for await (const chunk of stream) {
+      if (usage) chunksAfterUsage += 1;
+      for (const choice of chunk.choices) {
+        if (choice.delta.content) deltas.push(choice.delta.content);
+        finishReason = choice.finish_reason ?? finishReason;
+      }
+      if (chunk.usage) usage = chunk.usage;
+    }
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.join('').trim().length).toBeGreaterThan(0);
+    expect(['stop', 'length']).toContain(finishReason);
+    expect(chunksAfterUsage).toBe(0);
+    expect(usage?.prompt_tokens).toBeGreaterThan(20);
+    expect(usage?.prompt_tokens).toBeLessThan(100);
+    expect(usage?.completion_tokens).toBeGreaterThan(0);
+    expect(usage?.completion_tokens).toBeLessThanOrEqual(24);
+    expect(usage?.total_tokens).toBe((usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0));
+  });
+
+  it('stops at exactly max_tokens with finish_reason length when the cap is small', async () => {
+    const completion = await client.chat.completions.create({
+      model,
+      messages,
+      max_tokens: 3,
+      temperature: 0,
+    });
+    expect(completion.choices[0]?.finish_reason).toBe('length');
+    expect(completion.usage?.completion_tokens).toBe(3);
+  });
+
+  it('answers without streaming', async () => {
+    const completion = await client.chat.completions.create({
+      model,
+      messages,
+      max_tokens: 16,
+      temperature: 0,
+    });
+    expect(completion.object).toBe('chat.completion');
+    expect(completion.model).toBe(model);
+    expect(completion.choices[0]?.message.role).toBe('assistant');
+    expect(completion.choices[0]?.message.content?.length).toBeGreaterThan(0);
+    expect(completion.usage?.prompt_tokens).toBeGreaterThan(20);
+  });
+
+  it('answers bad input with a 400 in vLLM’s error shape', async () => {
+    const request = client.chat.completions.create({
+      model,
+      messages: [{ role: 'user', content: 'hi' }],
+      max_tokens: -1,
+    });
+    await expect(request).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+    await expect(request).rejects.toMatchObject({
+      status: 400,
+      error: { code: 400, param: 'body.max_tokens' },
+    });
+  });
+
+  it('answers an unknown model with 404', async () => {
+    await expect(
+      client.chat.completions.create({ model: 'no-such-model', messages, max_tokens: 4 }),
+    ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+});

@@ -1,0 +1,110 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  buildBaseModelCard,
+  buildErrorResponse,
+  buildModelList,
+  invalidJsonErrorResponse,
+  type ModelList,
+} from '@echoloop/llm';
+import type { Logger } from 'pino';
+import type { ChatEngine } from './chat-engine';
+import { handleChatCompletions, type ChatCompletionsDeps } from './chat-completions-handler';
+import { isJsonContentType, readBodyText, sendError, sendJson, type Exchange } from './http-exchange';
+import { logRequest, type RequestLogFields } from './request-log';
+import { SerialQueue } from './serial-queue';
+
+export interface ModelServerOptions {
+  engine: ChatEngine;
+  modelName: string;
+  /** Reported as the model's `root` in /v1/models (vLLM reports the model path). */
+  modelRoot: string;
+  logger: Logger;
+}
+
+interface ServerContext {
+  chat: ChatCompletionsDeps;
+  models: ModelList;
+}
+
+const knownPaths = new Set(['/health', '/v1/models', '/v1/chat/completions']);
+
+/** An OpenAI-compatible server in front of one chat engine, answering like vLLM. */
+export function createModelServer(options: ModelServerOptions): Server {
+  const context: ServerContext = {
+    chat: { engine: options.engine, queue: new SerialQueue(), modelName: options.modelName },
+    models: buildModelList([
+      buildBaseModelCard({
+        id: options.modelName,
+        root: options.modelRoot,
+        maxModelLen: options.engine.contextSize,
+        created: Math.floor(Date.now() / 1000),
+      }),
+    ]),
+  };
+  return createServer((req, res) => serve(req, res, context, options.logger));
+}
+
+function serve(req: IncomingMessage, res: ServerResponse, context: ServerContext, logger: Logger): void {
+  const startedAt = performance.now();
+  const log: RequestLogFields = {
+    method: req.method ?? 'GET',
+    path: new URL(req.url ?? '/', 'http://localhost').pathname,
+  };
+  const controller = new AbortController();
+  const closed = new Promise<void>((resolve) =>
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        log.aborted = true;
+        controller.abort();
+      }
+      resolve();
+    }),
+  );
+  const exchange: Exchange = { req, res, signal: controller.signal, log };
+  const handled = route(exchange, context).catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!res.headersSent) return sendError(exchange, buildErrorResponse({ status: 500, message }));
+    log.error = message;
+    res.destroy();
+  });
+  // Logged once both are over, so an aborted generation reports how far it got.
+  void Promise.all([handled, closed]).then(() => logRequest(logger, log, startedAt));
+}
+
+async function route(exchange: Exchange, context: ServerContext): Promise<void> {
+  const { method, path } = exchange.log;
+  if (method === 'GET' && path === '/health') {
+    exchange.log.status = 200;
+    exchange.res.writeHead(200).end();
+  } else if (method === 'GET' && path === '/v1/models') {
+    sendJson(exchange, 200, context.models);
+  } else if (method === 'POST' && path === '/v1/chat/completions') {
+    const body = await readJsonBody(exchange);
+    if (body.ok) await handleChatCompletions(exchange, body.value, context.chat);
+  } else {
+    await readBodyText(exchange.req);
+    if (knownPaths.has(path)) sendJson(exchange, 405, { detail: 'Method Not Allowed' });
+    else sendJson(exchange, 404, { detail: 'Not Found' });
+  }
+}
+
+async function readJsonBody(exchange: Exchange): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  const text = await readBodyText(exchange.req);
+  if (!isJsonContentType(exchange.req)) {
+    sendError(
+      exchange,
+      buildErrorResponse({
+        status: 400,
+        type: 'Bad Request',
+        message: "Unsupported Media Type: Only 'application/json' is allowed",
+      }),
+    );
+    return { ok: false };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    sendError(exchange, invalidJsonErrorResponse(error instanceof Error ? error.message : String(error)));
+    return { ok: false };
+  }
+}

@@ -1,0 +1,24 @@
+// Seeds what a fresh local install needs to chat: the default companion character. Idempotent.
+import { LOCAL_DATABASE_URL } from '@echoloop/config';
+import { CharacterEntity, dataSourceOptions } from '@echoloop/persistence';
+import { DataSource } from 'typeorm';
+import echo from './echo.card.json';
+
+async function main(): Promise<void> {
+  const db = await new DataSource(
+    dataSourceOptions({ url: process.env['DATABASE_URL'] ?? LOCAL_DATABASE_URL, applicationName: 'seed' }),
+  ).initialize();
+  try {
+    const characters = db.getRepository(CharacterEntity);
+    if (await characters.existsBy({ name: echo.data.name })) return;
+    await characters.save({ name: echo.data.name, spec: 'chara_card_v2', card: echo, createdBy: null });
+    process.stdout.write(`seeded character ${echo.data.name}\n`);
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`seed failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

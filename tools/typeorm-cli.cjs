@@ -10,13 +10,20 @@ require('@swc-node/register');
 
 const [command, name] = process.argv.slice(2);
 if (!command) {
-  console.error('usage: typeorm-cli.cjs <migration:run|migration:revert|migration:show|migration:generate Name>');
+  console.error(
+    'usage: typeorm-cli.cjs <migration:run|migration:revert|migration:show|migration:generate Name>',
+  );
   process.exit(2);
 }
 const dataSource = ['-d', 'libs/persistence/src/cli-data-source.ts'];
 const args =
   command === 'migration:generate'
-    ? [command, path.join('migrations', name ?? die('migration:generate needs a name')), ...dataSource, '--pretty']
+    ? [
+        command,
+        path.join('migrations', name ?? die('migration:generate needs a name')),
+        ...dataSource,
+        '--pretty',
+      ]
     : [command, ...dataSource];
 process.argv = [process.argv[0], 'typeorm', ...args];
 require('typeorm/cli');

@@ -27,8 +27,8 @@ describe('migrations on PostgreSQL 15', () => {
   });
 
   it('runs on an empty database and creates the core tables on a real PostgreSQL 15', async () => {
-    const [{ server_version }] = await dataSource.query<{ server_version: string }[]>('SHOW server_version');
-    expect(server_version).toMatch(/^15\./);
+    const [row] = await dataSource.query<{ server_version: string }[]>('SHOW server_version');
+    expect(row?.server_version).toMatch(/^15\./);
     const applied = await dataSource.runMigrations();
     expect(applied.map((m) => m.name)).toHaveLength(dataSource.migrations.length);
     expect(await tables()).toEqual(CORE_TABLES);

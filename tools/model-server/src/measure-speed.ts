@@ -44,6 +44,10 @@ async function measure(model: string, system: string, maxTokens: number): Promis
   };
 }
 
+function report(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
@@ -60,7 +64,7 @@ function rssMiB(pid: string | undefined): string {
 async function main(): Promise<void> {
   const model = (await client.models.list()).data[0]?.id;
   if (!model) throw new Error(`${baseURL}/models lists no model`);
-  console.log(`model ${model} at ${baseURL}; RSS before: ${rssMiB(process.env['MODEL_SERVER_PID'])}`);
+  report(`model ${model} at ${baseURL}; RSS before: ${rssMiB(process.env['MODEL_SERVER_PID'])}`);
   await measure(model, 'warm-up', 8);
   for (const repeats of [1, 8, 40]) {
     const samples: Sample[] = [];
@@ -76,7 +80,7 @@ async function main(): Promise<void> {
       samples.map((sample) => (sample.completionTokens - 1) / ((sample.totalMs - sample.ttftMs) / 1000)),
     );
     const completion = median(samples.map((sample) => sample.completionTokens));
-    console.log(
+    report(
       `prompt ${prompt} tok: TTFT ${ttft.toFixed(0)} ms (~${((prompt / ttft) * 1000).toFixed(0)} prompt tok/s), ` +
         `decode ${decodeRate.toFixed(1)} tok/s over ${completion} tokens`,
     );
@@ -84,13 +88,13 @@ async function main(): Promise<void> {
   const cachedSystem = `Cached. ${filler.repeat(40)}`;
   await measure(model, cachedSystem, 4);
   const cached = await measure(model, cachedSystem, 4);
-  console.log(
+  report(
     `same ${cached.promptTokens}-token prompt again (prefix reuse): TTFT ${cached.ttftMs.toFixed(0)} ms`,
   );
-  console.log(`RSS after: ${rssMiB(process.env['MODEL_SERVER_PID'])}`);
+  report(`RSS after: ${rssMiB(process.env['MODEL_SERVER_PID'])}`);
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  process.stderr.write(`${String(error)}\n`);
   process.exit(1);
 });

@@ -54,7 +54,7 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection {
   }
 
   async handleConnection(client: ChatSocket): Promise<void> {
-    await client.join(`user:${client.data.principal!.userId}`);
+    await client.join(`user:${principalOf(client).userId}`);
   }
 
   @SubscribeMessage('message:send')
@@ -71,7 +71,7 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection {
       return { error };
     }
     try {
-      return await this.turns.send(client.data.principal!.userId, parsed.data, socketSink(client));
+      return await this.turns.send(principalOf(client).userId, parsed.data, socketSink(client));
     } catch (error) {
       const failure = describe(error);
       if (failure.code === 'internal') this.logger.error(error);
@@ -84,7 +84,7 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection {
   stop(@ConnectedSocket() client: ChatSocket, @MessageBody() body: unknown): { stopped: boolean } {
     const parsed = stopSchema.safeParse(body);
     if (!parsed.success) return { stopped: false };
-    return { stopped: this.turns.stop(client.data.principal!.userId, parsed.data.replyId) };
+    return { stopped: this.turns.stop(principalOf(client).userId, parsed.data.replyId) };
   }
 }
 
@@ -107,4 +107,11 @@ function describe(error: unknown): { code: string; message: string; retryable: b
     };
   }
   return { code: 'internal', message: 'Something went wrong; try again', retryable: true };
+}
+
+/** Set by the handshake middleware for every connected socket. */
+function principalOf(client: ChatSocket): Principal {
+  const principal = client.data.principal;
+  if (!principal) throw new Error('socket without a principal');
+  return principal;
 }

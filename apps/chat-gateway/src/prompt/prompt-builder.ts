@@ -43,8 +43,7 @@ export function buildPrompt(input: PromptInput): Prompt {
   let used = estimateTokens(head.content) + estimateTokens(tail.content);
   const budget = Math.floor(input.budgetTokens * SAFETY_MARGIN);
   const kept: ChatMessage[] = [];
-  for (let i = input.history.length - 1; i >= 0; i--) {
-    const message = input.history[i]!;
+  for (const message of [...input.history].reverse()) {
     const cost = estimateTokens(message.content);
     if (used + cost > budget) break;
     used += cost;

@@ -101,14 +101,14 @@ export class ChatModelClient {
         lastError = failure;
       }
     }
-    throw lastError!;
+    throw lastError ?? new ModelError('model_unavailable', 'no attempt was made', true);
   }
 
   /** Round-robin over endpoints whose circuit lets a call through. */
   private pick(): Upstream | undefined {
     for (let i = 0; i < this.upstreams.length; i++) {
-      const upstream = this.upstreams[(this.next + i) % this.upstreams.length]!;
-      if (upstream.breaker.tryAcquire()) {
+      const upstream = this.upstreams[(this.next + i) % this.upstreams.length];
+      if (upstream?.breaker.tryAcquire()) {
         this.next = (this.next + i + 1) % this.upstreams.length;
         return upstream;
       }

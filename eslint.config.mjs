@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
  *   platform   -> contracts, data, util      (Nest glue: logs, metrics, health, Kafka)
  *   llm        -> contracts, util
  *   data       -> migrations, util           (entities, data source)
- *   contracts  -> util                       (Kafka event schemas)
+ *   contracts  -> util                       (Kafka event schemas, the OpenAI wire format)
  *   migrations, util -> nothing
  *   testing    -> any lib (only from tests and tools)
  *   tool, e2e  -> any lib

@@ -20,7 +20,7 @@ if (fs.existsSync(jestFile)) {
   const report = JSON.parse(fs.readFileSync(jestFile, 'utf8'));
   const byProject = new Map();
   for (const suite of report.testResults) {
-    const project = suite.displayName?.name ?? suite.displayName ?? 'jest';
+    const project = suite.name.endsWith('.int-spec.ts') ? 'integration' : 'unit';
     const row = byProject.get(project) ?? { suite: `jest ${project}`, passed: 0, failed: 0 };
     for (const test of suite.assertionResults) {
       if (test.status === 'passed') row.passed++;

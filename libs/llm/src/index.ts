@@ -1,5 +1,3 @@
-// OpenAI-compatible (vLLM) wire format
-export * from './openai-compat';
-
 // Streaming client for OpenAI-compatible (vLLM) endpoints
 export * from './client';
+export type { ChatMessage, FinishReason } from '@echoloop/openai-compat';

@@ -17,7 +17,7 @@ import {
   wantsUsageChunk,
   type ChatCompletionRequest,
   type CompletionIdentity,
-} from '@echoloop/llm';
+} from '@echoloop/openai-compat';
 import type { ChatEngine, GenerationRequest, GenerationResult } from './chat-engine';
 import { sendError, sendJson, writeHead, type Exchange } from './http-exchange';
 import { QueuedJobAbortedError, type SerialQueue } from './serial-queue';

@@ -1,4 +1,4 @@
-import type { ChatMessage, Finish } from '@echoloop/llm';
+import type { ChatMessage, Finish } from '@echoloop/openai-compat';
 
 export interface GenerationRequest {
   messages: readonly ChatMessage[];

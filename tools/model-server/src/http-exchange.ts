@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { OpenAiErrorBody } from '@echoloop/llm';
+import type { OpenAiErrorBody } from '@echoloop/openai-compat';
 import type { RequestLogFields } from './request-log';
 
 /** One request/response pair; `signal` aborts when the client goes away before the response is done. */

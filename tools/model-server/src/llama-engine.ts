@@ -1,4 +1,4 @@
-import type { ChatMessage, Finish } from '@echoloop/llm';
+import type { ChatMessage, Finish } from '@echoloop/openai-compat';
 import type { ChatHistoryItem, LlamaChat, LlamaChatResponse } from 'node-llama-cpp';
 import type { ChatEngine, GenerationRequest, GenerationResult } from './chat-engine';
 

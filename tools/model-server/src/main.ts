@@ -1,4 +1,3 @@
-import './workspace-aliases';
 import { pino } from 'pino';
 import { loadLlamaEngine } from './llama-engine';
 import { createModelServer } from './model-server';

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
-import { createSseDataParser, parseSseData } from '@echoloop/llm';
+import { createSseDataParser, parseSseData } from '@echoloop/openai-compat';
 import OpenAI from 'openai';
 import { pino } from 'pino';
 import type { ChatEngine, GenerationRequest, GenerationResult } from './chat-engine';

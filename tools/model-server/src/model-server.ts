@@ -5,7 +5,7 @@ import {
   buildModelList,
   invalidJsonErrorResponse,
   type ModelList,
-} from '@echoloop/llm';
+} from '@echoloop/openai-compat';
 import type { Logger } from 'pino';
 import type { ChatEngine } from './chat-engine';
 import { handleChatCompletions, type ChatCompletionsDeps } from './chat-completions-handler';

@@ -1,6 +1,5 @@
 import OpenAI, { APIConnectionError, APIError } from 'openai';
-import type { ChatMessage } from '../openai-compat/chat-completion-request';
-import type { FinishReason } from '../openai-compat/finish';
+import type { ChatMessage, FinishReason } from '@echoloop/openai-compat';
 import { CircuitBreaker } from './circuit-breaker';
 import { ModelError } from './model-errors';
 

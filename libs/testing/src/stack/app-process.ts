@@ -37,21 +37,21 @@ export async function startApp(
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () => finish(new Error(`${app} did not start within ${timeoutMs} ms:\n${output()}`)),
+      () => settle(new Error(`${app} did not start within ${timeoutMs} ms:\n${output()}`)),
       timeoutMs,
     );
     const poll = setInterval(() => {
       const match = /listening on (http:\/\/[^\s"]+)/.exec(output());
-      if (match?.[1]) finish(undefined, match[1].replace('[::1]', '127.0.0.1'));
+      if (match?.[1]) settle(match[1].replace('[::1]', '127.0.0.1'));
     }, 50);
     void exited.then((code) =>
-      finish(new Error(`${app} exited with ${code} before listening:\n${output()}`)),
+      settle(new Error(`${app} exited with ${code} before listening:\n${output()}`)),
     );
-    function finish(error?: Error, value?: string) {
+    function settle(outcome: string | Error) {
       clearTimeout(timer);
       clearInterval(poll);
-      if (error) reject(error);
-      else resolve(value!);
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
     }
   }).catch(async (error: unknown) => {
     child.kill('SIGKILL');

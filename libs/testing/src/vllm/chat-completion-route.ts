@@ -18,7 +18,7 @@ import {
   type ChatCompletionRequest,
   type CompletionIdentity,
   type CompletionUsage,
-} from '@echoloop/llm';
+} from '@echoloop/openai-compat';
 import { planCompletion, type CompletionPlan } from './completion-plan';
 import type { FakeVllmFaults } from './fake-vllm-types';
 import type { FakeVllmState } from './fake-vllm-state';

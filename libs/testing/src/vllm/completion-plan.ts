@@ -1,4 +1,4 @@
-import type { Finish } from '@echoloop/llm';
+import type { Finish } from '@echoloop/openai-compat';
 import { splitIntoTokens } from './word-piece-tokenizer';
 
 export interface CompletionPlan {

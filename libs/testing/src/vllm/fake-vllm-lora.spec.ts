@@ -1,4 +1,4 @@
-import { modelListSchema } from '@echoloop/llm';
+import { modelListSchema } from '@echoloop/openai-compat';
 import type { FakeVllm } from './fake-vllm-types';
 import { postJson } from './http-test-client';
 import { startFakeVllm } from './start-fake-vllm';

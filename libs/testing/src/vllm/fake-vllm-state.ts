@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest } from '@echoloop/llm';
+import type { ChatCompletionRequest } from '@echoloop/openai-compat';
 import type { FakeVllmFaults, FakeVllmOptions, FaultSource, LoraAdapter } from './fake-vllm-types';
 import { toReplyScript, type ReplyScript, type ReplySource } from './scripted-replies';
 

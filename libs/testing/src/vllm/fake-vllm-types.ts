@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ChatCompletionRequest } from '@echoloop/llm';
+import type { ChatCompletionRequest } from '@echoloop/openai-compat';
 import type { ReplySource } from './scripted-replies';
 
 export interface FakeVllmFaults {

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { OpenAiErrorBody } from '@echoloop/llm';
+import type { OpenAiErrorBody } from '@echoloop/openai-compat';
 import type { RecordedRequest } from './fake-vllm-types';
 
 /** One request/response pair, with the record tests read and a signal that fires if the client leaves. */

@@ -1,4 +1,4 @@
-import { createSseDataParser } from '@echoloop/llm';
+import { createSseDataParser } from '@echoloop/openai-compat';
 
 /** Bare HTTP helpers for this folder's own specs: they need to see exactly what goes over the wire. */
 export interface RawResponse {

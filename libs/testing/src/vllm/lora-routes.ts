@@ -6,7 +6,7 @@ import {
   loraUnloadedMessage,
   unloadLoraAdapterRequestSchema,
   validationErrorResponse,
-} from '@echoloop/llm';
+} from '@echoloop/openai-compat';
 import type { FakeVllmState } from './fake-vllm-state';
 import { sendError, sendText, type Exchange } from './http-exchange';
 

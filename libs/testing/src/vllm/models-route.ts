@@ -1,4 +1,4 @@
-import { buildAdapterModelCard, buildBaseModelCard, buildModelList } from '@echoloop/llm';
+import { buildAdapterModelCard, buildBaseModelCard, buildModelList } from '@echoloop/openai-compat';
 import type { FakeVllmState } from './fake-vllm-state';
 import { sendJson, type Exchange } from './http-exchange';
 

@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest } from '@echoloop/llm';
+import type { ChatCompletionRequest } from '@echoloop/openai-compat';
 import { jsonReply, replyByRules, replyQueue, ReplyQueueEmptyError, replyWith } from './scripted-replies';
 
 function request(model: string, system: string, user: string): ChatCompletionRequest {

@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest } from '@echoloop/llm';
+import type { ChatCompletionRequest } from '@echoloop/openai-compat';
 
 /** Decides the full text the fake model "generates" for a request. */
 export type ReplyScript = (request: ChatCompletionRequest) => string;

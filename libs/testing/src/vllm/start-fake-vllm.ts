@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildErrorResponse, invalidJsonErrorResponse } from '@echoloop/llm';
+import { buildErrorResponse, invalidJsonErrorResponse } from '@echoloop/openai-compat';
 import { handleChatCompletion } from './chat-completion-route';
 import type { FakeVllm, FakeVllmOptions, RecordedRequest } from './fake-vllm-types';
 import { FakeVllmState } from './fake-vllm-state';

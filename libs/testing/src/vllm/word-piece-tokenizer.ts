@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@echoloop/llm';
+import type { ChatMessage } from '@echoloop/openai-compat';
 
 /**
  * Deterministic stand-in for a real tokenizer: each token is a run of non-space characters with the

@@ -1,6 +1,7 @@
 // One Jest run covers every project; suites are split by kind, not by project:
 //   *.spec.ts      unit: no network, no stack
 //   *.int-spec.ts  integration: the real local stack (PostgreSQL, Kafka, model server)
+//   *.outage-spec.ts  disruptive: stops and restarts stack components, so it runs alone, after the others
 // Same compiler and path aliases as the build: the repo's .swcrc.
 const swc = ['@swc/jest', { swcrc: true, sourceMaps: 'inline' }];
 
@@ -22,6 +23,12 @@ module.exports = {
       testMatch: ['<rootDir>/**/*.int-spec.ts'],
       setupFilesAfterEnv: ['<rootDir>/tools/test/integration-setup.cjs'],
       slowTestThreshold: 20,
+    },
+    {
+      ...shared,
+      displayName: 'disruptive',
+      testMatch: ['<rootDir>/**/*.outage-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/tools/test/integration-setup.cjs'],
     },
   ],
 };

@@ -1,4 +1,5 @@
 import { CoreTables1795289640249 } from './1795289640249-CoreTables';
+import { RegistryFeedbackApiKeys1795291472180 } from './1795291472180-RegistryFeedbackApiKeys';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
-export const MIGRATIONS = [CoreTables1795289640249];
+export const MIGRATIONS = [CoreTables1795289640249, RegistryFeedbackApiKeys1795291472180];

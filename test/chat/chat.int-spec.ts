@@ -165,7 +165,7 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
         finishReason: 'stop',
         usage: { promptTokens: expect.any(Number), completionTokens: expect.any(Number) },
         latencyMs: { ttft: expect.any(Number), total: expect.any(Number) },
-        checkpointId: 'fake-base-model',
+        checkpointId: 'base',
       });
 
       const prompt = (f.vllm.requests.at(-1)?.body as { messages: { role: string; content: string }[] })
@@ -192,7 +192,7 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
         conversationId,
         userId,
         characterId: f.characterId,
-        checkpointId: 'fake-base-model',
+        checkpointId: 'base',
         experimentId: null,
         userMessage: { id: ack.userMessageId, content: 'Long shift. I am wiped out.' },
         assistantMessage: { id: ack.replyId, content: REPLY, finishReason: 'stop' },
@@ -297,6 +297,138 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
       f.vllm.setFaults(undefined);
       const retried = await sendAndCollect(socket, { conversationId, content: 'hi', clientMessageId: 'f1' });
       expect(retried.done).toMatchObject({ content: REPLY });
+    });
+  });
+
+  describe('regenerate, swipes and feedback', () => {
+    it('regenerates a new alternative, keeps both, lets the user pick, and the pick shapes the next prompt', async () => {
+      const { token } = await f.register();
+      const { id: conversationId } = await newConversation(token);
+      const socket = await f.connect(token);
+      f.vllm.setReply(replyWith('First take.'));
+      const first = await sendAndCollect(socket, { conversationId, content: 'hello', clientMessageId: 'r1' });
+      f.vllm.setReply(replyWith('Second take.'));
+      const ack = await socket.emitWithAck('message:regenerate', { replyId: first.done.replyId });
+      const second = await new Promise<any>((resolve) => socket.once('message:done', resolve));
+      expect(ack.userMessageId).toBe((first.ack as { userMessageId: string }).userMessageId);
+      expect(second).toMatchObject({ content: 'Second take.', replyId: ack.replyId });
+
+      const listed = await f.http(token, 'GET', `/v1/conversations/${conversationId}/messages`);
+      const replies = listed.body.items.filter((m: any) => m.parentId === ack.userMessageId);
+      expect(replies.map((m: any) => [m.content, m.selected])).toEqual([
+        ['First take.', false],
+        ['Second take.', true],
+      ]);
+
+      expect((await f.http(token, 'POST', `/v1/messages/${first.done.replyId}/select`)).status).toBe(204);
+      f.vllm.setReply(replyWith('ok'));
+      await sendAndCollect(socket, { conversationId, content: 'next', clientMessageId: 'r2' });
+      const prompt = JSON.stringify((f.vllm.requests.at(-1)?.body as { messages: unknown[] }).messages);
+      expect(prompt).toContain('First take.');
+      expect(prompt).not.toContain('Second take.');
+
+      const swipes = await findOnTopic(
+        testKafka('swipe'),
+        TOPICS.chatFeedback,
+        (m) => String(m.key) === conversationId,
+      );
+      expect(JSON.parse(String(swipes[0]?.value)).payload).toMatchObject({
+        kind: 'swipe',
+        selectedTurnId: first.done.replyId,
+        rejectedTurnIds: [ack.replyId],
+      });
+    });
+
+    it('regenerates over HTTP too, and refuses the greeting or someone else’s reply', async () => {
+      const { token } = await f.register();
+      const other = await f.register();
+      const conversation = await newConversation(token);
+      const socket = await f.connect(token);
+      const turn = await sendAndCollect(socket, {
+        conversationId: conversation.id,
+        content: 'hi',
+        clientMessageId: 'g1',
+      });
+      const again = await f.http(token, 'POST', `/v1/messages/${turn.done.replyId}/regenerate`);
+      expect(again).toMatchObject({ status: 201, body: { reply: { content: REPLY } } });
+      const greetingId = (conversation as any).greeting.id;
+      expect((await f.http(token, 'POST', `/v1/messages/${greetingId}/regenerate`)).status).toBe(422);
+      expect((await f.http(other.token, 'POST', `/v1/messages/${turn.done.replyId}/regenerate`)).status).toBe(
+        404,
+      );
+      expect((await f.http(other.token, 'POST', `/v1/messages/${turn.done.replyId}/select`)).status).toBe(
+        404,
+      );
+    });
+
+    it('records feedback once per user and reply, last word wins, and publishes it', async () => {
+      const { token } = await f.register();
+      const other = await f.register();
+      const { id: conversationId } = await newConversation(token);
+      const turn = await sendAndCollect(await f.connect(token), {
+        conversationId,
+        content: 'hi',
+        clientMessageId: 'fb',
+      });
+      const path = `/v1/messages/${turn.done.replyId}/feedback`;
+      expect((await f.http(token, 'POST', path, { rating: -1, tags: ['too long'] })).status).toBe(200);
+      const changed = await f.http(token, 'POST', path, { rating: 5, comment: 'lovely' });
+      expect(changed.body).toMatchObject({ rating: 5, comment: 'lovely', tags: [] });
+      expect((await f.http(token, 'POST', path, {})).status).toBe(400);
+      expect((await f.http(token, 'POST', path, { rating: 0 })).status).toBe(400);
+      expect((await f.http(other.token, 'POST', path, { rating: 1 })).status).toBe(404);
+      const [{ n }] = await f.db.query('SELECT count(*)::int AS n FROM feedback WHERE message_id = $1', [
+        turn.done.replyId,
+      ]);
+      expect(n).toBe(1);
+      const events = await findOnTopic(
+        testKafka('feedback'),
+        TOPICS.chatFeedback,
+        (m) => String(m.key) === conversationId,
+        2,
+      );
+      expect(events.map((m) => JSON.parse(String(m.value)).payload.rating)).toEqual([-1, 5]);
+    });
+  });
+
+  describe('checkpoint registry', () => {
+    it('serves turns from the configured default checkpoint and lets experimenters register more', async () => {
+      const { token } = await f.register();
+      expect((await f.http(token, 'GET', '/v1/checkpoints')).status).toBe(403);
+      const admin = await f.register();
+      await f.db.query(`UPDATE users SET roles = '{experimenter}' WHERE id = $1`, [admin.userId]);
+      const login = await f.http(admin.token, 'GET', '/v1/me');
+      expect(login.body.roles).toEqual(['experimenter']);
+      // Roles travel in the token: sign in again to get them.
+      const email = login.body.email;
+      const fresh = await f.http(undefined, 'POST', '/v1/auth/login', {
+        email,
+        password: 'a good passphrase',
+      });
+      const experimenter = fresh.body.accessToken;
+      const listed = await f.http(experimenter, 'GET', '/v1/checkpoints');
+      expect(listed.body.items).toEqual([
+        expect.objectContaining({
+          id: 'base',
+          modelName: 'fake-base-model',
+          isDefault: true,
+          status: 'active',
+        }),
+      ]);
+      const lora = {
+        id: 'rl-2026-11-21',
+        modelName: 'echo-lora-v1',
+        endpoints: [{ baseUrl: f.vllm.url }],
+        decoding: { temperature: 0.7 },
+      };
+      expect(await f.http(experimenter, 'POST', '/v1/checkpoints', lora)).toMatchObject({
+        status: 201,
+        body: { id: 'rl-2026-11-21', status: 'candidate', isDefault: false },
+      });
+      expect((await f.http(experimenter, 'POST', '/v1/checkpoints', lora)).status).toBe(409);
+      expect((await f.http(experimenter, 'POST', '/v1/checkpoints', { ...lora, id: 'Bad Id' })).status).toBe(
+        400,
+      );
     });
   });
 

@@ -36,7 +36,10 @@ gate typecheck npx nx run-many -t typecheck --outputStyle=static
 gate compose bash tools/ci/validate-compose.sh
 
 log "jest: unit and integration suites"
-npx jest --ci --json --outputFile="$RESULTS/jest.json" --maxWorkers=2 2>&1 | tee "$RESULTS/jest.log" |
-  grep -E '^(PASS|FAIL)|●' >&2
+npx jest --ci --selectProjects unit integration --json --outputFile="$RESULTS/jest.json" --maxWorkers=2 2>&1 |
+  tee "$RESULTS/jest.log" | grep -E '^(PASS|FAIL)|●' >&2
+log "jest: disruptive suites (stop and restart stack components), alone"
+npx jest --ci --selectProjects disruptive --runInBand --json --outputFile="$RESULTS/jest-disruptive.json" 2>&1 |
+  tee "$RESULTS/jest-disruptive.log" | grep -E '^(PASS|FAIL)|●' >&2
 
 node tools/test/summary.cjs "$RESULTS"

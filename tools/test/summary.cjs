@@ -15,25 +15,26 @@ for (const file of fs
   rows.push({ suite: `gate ${path.basename(file, '.gate')}`, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
 }
 
-const jestFile = path.join(dir, 'jest.json');
-if (fs.existsSync(jestFile)) {
-  const report = JSON.parse(fs.readFileSync(jestFile, 'utf8'));
-  const byProject = new Map();
+const suiteKind = (file) =>
+  file.endsWith('.outage-spec.ts') ? 'disruptive' : file.endsWith('.int-spec.ts') ? 'integration' : 'unit';
+const reports = fs.readdirSync(dir).filter((f) => /^jest.*\.json$/.test(f));
+if (reports.length === 0) rows.push({ suite: 'jest (no report)', passed: 0, failed: 1 });
+const byKind = new Map();
+for (const file of reports) {
+  const report = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
   for (const suite of report.testResults) {
-    const project = suite.name.endsWith('.int-spec.ts') ? 'integration' : 'unit';
-    const row = byProject.get(project) ?? { suite: `jest ${project}`, passed: 0, failed: 0 };
+    const kind = suiteKind(suite.name);
+    const row = byKind.get(kind) ?? { suite: `jest ${kind}`, passed: 0, failed: 0 };
     for (const test of suite.assertionResults) {
       if (test.status === 'passed') row.passed++;
       else if (test.status === 'failed') row.failed++;
     }
     // A suite that failed to load has no assertions but must still count as a failure.
     if (suite.status === 'failed' && suite.assertionResults.every((t) => t.status !== 'failed')) row.failed++;
-    byProject.set(project, row);
+    byKind.set(kind, row);
   }
-  rows.push(...[...byProject.values()].sort((a, b) => a.suite.localeCompare(b.suite)));
-} else {
-  rows.push({ suite: 'jest (no report)', passed: 0, failed: 1 });
 }
+rows.push(...[...byKind.values()].sort((a, b) => a.suite.localeCompare(b.suite)));
 
 const total = rows.reduce((sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed }), {
   passed: 0,

@@ -10,6 +10,11 @@ export const gatewayEnv = serviceEnv
     /** HS256 signing key for access tokens; required in production, random per process otherwise. */
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     JWT_TTL_SECONDS: z.coerce.number().int().positive().default(3_600),
+    /** The default checkpoint, registered (or updated) from the LLM_* variables at start-up. */
+    DEFAULT_CHECKPOINT_ID: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]{1,62}$/)
+      .default('base'),
     LLM_BASE_URL: z.url().default('http://127.0.0.1:18000/v1'),
     LLM_API_KEY: z.string().min(1).default('local'),
     LLM_MODEL: z.string().min(1).default('smollm2-135m-instruct'),

@@ -3,7 +3,16 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source-options';
 import { ConversationEntity, MessageEntity, UserEntity, CharacterEntity } from './entities';
 
-const CORE_TABLES = ['characters', 'conversations', 'messages', 'outbox', 'users'];
+const CORE_TABLES = [
+  'api_keys',
+  'characters',
+  'checkpoints',
+  'conversations',
+  'feedback',
+  'messages',
+  'outbox',
+  'users',
+];
 
 describe('migrations on PostgreSQL 15', () => {
   let db: TestDatabase;

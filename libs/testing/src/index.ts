@@ -6,3 +6,4 @@ export { createTestDatabase, stackDatabaseUrl, type TestDatabase } from './stack
 export { findOnTopic, readTopic, stackKafkaBrokers, testKafka } from './stack/kafka-probe';
 export { uniqueName, waitFor, type WaitOptions } from './stack/wait-for';
 export { runAppUntilExit, startApp, type AppExit, type AppProcess } from './stack/app-process';
+export { stackComponent } from './stack/stack-control';

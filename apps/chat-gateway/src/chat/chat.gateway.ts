@@ -9,11 +9,12 @@ import {
   WebSocketGateway,
 } from '@nestjs/websockets';
 import type { Namespace, Socket } from 'socket.io';
+import type { z } from 'zod';
 import { bearerToken } from '../auth/auth.guard';
 import type { Principal } from '../auth/principal';
 import { TokenService } from '../auth/token.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
-import { sendMessageSchema, stopSchema } from './chat.schemas';
+import { regenerateSchema, sendMessageSchema, stopSchema } from './chat.schemas';
 import type { TurnSink } from './turn-sink';
 import { TurnService, type TurnAck } from './turn.service';
 
@@ -58,24 +59,47 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection {
   }
 
   @SubscribeMessage('message:send')
-  async send(@ConnectedSocket() client: ChatSocket, @MessageBody() body: unknown): Promise<AckOrError> {
-    const parsed = this.sendSchema.safeParse(body);
-    const conversationId = (body as { conversationId?: unknown } | null)?.conversationId;
+  send(@ConnectedSocket() client: ChatSocket, @MessageBody() body: unknown): Promise<AckOrError> {
+    return this.command(client, 'message:send', this.sendSchema, body, (input, userId) =>
+      this.turns.send(userId, input, socketSink(client)),
+    );
+  }
+
+  @SubscribeMessage('message:regenerate')
+  regenerate(@ConnectedSocket() client: ChatSocket, @MessageBody() body: unknown): Promise<AckOrError> {
+    return this.command(client, 'message:regenerate', regenerateSchema, body, (input, userId) =>
+      this.turns.regenerate(userId, input.replyId, socketSink(client)),
+    );
+  }
+
+  /**
+   * Validates a client event and starts the turn; every failure is both the ack's `error` and a `message:error`
+   * carrying the ids the client sent, so a client never waits on a turn that will not come.
+   */
+  private async command<S extends z.ZodType>(
+    client: ChatSocket,
+    name: string,
+    schema: S,
+    body: unknown,
+    run: (input: z.infer<S>, userId: string) => Promise<TurnAck>,
+  ): Promise<AckOrError> {
+    const ids = pickIds(body);
+    const parsed = schema.safeParse(body);
     if (!parsed.success) {
       const error = {
         code: 'validation_failed',
-        message: 'message:send is invalid',
+        message: `${name} is invalid`,
         details: validationDetails(parsed.error),
       };
-      client.emit('message:error', { conversationId, ...error, retryable: false });
+      client.emit('message:error', { ...ids, ...error, retryable: false });
       return { error };
     }
     try {
-      return await this.turns.send(principalOf(client).userId, parsed.data, socketSink(client));
+      return await run(parsed.data, principalOf(client).userId);
     } catch (error) {
       const failure = describe(error);
       if (failure.code === 'internal') this.logger.error(error);
-      client.emit('message:error', { conversationId: parsed.data.conversationId, ...failure });
+      client.emit('message:error', { ...ids, ...failure });
       return { error: { code: failure.code, message: failure.message } };
     }
   }
@@ -114,4 +138,13 @@ function principalOf(client: ChatSocket): Principal {
   const principal = client.data.principal;
   if (!principal) throw new Error('socket without a principal');
   return principal;
+}
+
+/** The ids a client sent, echoed in errors so it can match them to its pending request. */
+function pickIds(body: unknown): { conversationId?: string; replyId?: string } {
+  const { conversationId, replyId } = (body ?? {}) as Record<string, unknown>;
+  return {
+    ...(typeof conversationId === 'string' && { conversationId }),
+    ...(typeof replyId === 'string' && { replyId }),
+  };
 }

@@ -1,4 +1,3 @@
-import { ChatModelClient } from '@echoloop/llm';
 import { EventPublisher, MetricsService, OutboxRelay } from '@echoloop/platform';
 import {
   Inject,
@@ -11,10 +10,12 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import type { DataSource } from 'typeorm';
 import { AuthModule } from '../auth/auth.module';
+import { CheckpointsModule } from '../checkpoints/checkpoints.module';
 import { ConversationsModule } from '../conversations/conversations.module';
-import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { ChatGateway } from './chat.gateway';
+import { FeedbackService } from './feedback.service';
 import { MessagesController } from './messages.controller';
+import { RepliesController } from './replies.controller';
 import { TurnService } from './turn.service';
 
 /** Runs the outbox relay for as long as the gateway runs. */
@@ -30,23 +31,13 @@ class OutboxRelayLifecycle implements OnApplicationBootstrap, OnApplicationShutd
 }
 
 @Module({
-  imports: [AuthModule, ConversationsModule],
-  controllers: [MessagesController],
+  imports: [AuthModule, ConversationsModule, CheckpointsModule],
+  controllers: [MessagesController, RepliesController],
   providers: [
     ChatGateway,
     TurnService,
+    FeedbackService,
     OutboxRelayLifecycle,
-    {
-      provide: ChatModelClient,
-      inject: [GATEWAY_ENV],
-      useFactory: (env: GatewayEnv) =>
-        new ChatModelClient([{ baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY }], {
-          firstTokenTimeoutMs: env.LLM_FIRST_TOKEN_TIMEOUT_MS,
-          idleTimeoutMs: env.LLM_IDLE_TIMEOUT_MS,
-          retries: 1,
-          breaker: { failureThreshold: 5, cooldownMs: 10_000 },
-        }),
-    },
     {
       provide: OutboxRelay,
       inject: [getDataSourceToken(), EventPublisher, MetricsService, PinoLogger],

@@ -15,4 +15,6 @@ export const sendMessageSchema = (maxChars: number) =>
 
 export const stopSchema = z.object({ replyId: z.uuid() }).strict();
 
+export const regenerateSchema = stopSchema;
+
 export type SendMessageInput = z.infer<ReturnType<typeof sendMessageSchema>>;

@@ -1,14 +1,15 @@
-import { chatTurnCompletedV1, createEvent } from '@echoloop/contracts';
-import { ChatModelClient, ModelError, type ChatMessage } from '@echoloop/llm';
+import { chatFeedbackV1, chatTurnCompletedV1, createEvent } from '@echoloop/contracts';
+import { ModelError, type ChatMessage } from '@echoloop/llm';
 import { CharacterEntity, ConversationEntity, MessageEntity, UserEntity } from '@echoloop/persistence';
 import { enqueueEvent, MetricsService, OutboxRelay } from '@echoloop/platform';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { Histogram } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { characterCardSchema } from '../characters/character-card';
+import { CheckpointsService } from '../checkpoints/checkpoints.service';
 import { ConversationsService } from '../conversations/conversations.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { buildPrompt } from '../prompt/prompt-builder';
@@ -48,7 +49,7 @@ export class TurnService {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
     private readonly conversations: ConversationsService,
-    private readonly model: ChatModelClient,
+    private readonly checkpoints: CheckpointsService,
     private readonly relay: OutboxRelay,
     private readonly logger: PinoLogger,
     metrics: MetricsService,
@@ -81,6 +82,70 @@ export class TurnService {
         return { userMessageId: message.id, replyId: reply.id };
       }
     }
+    return this.startReply(userId, message, sink);
+  }
+
+  /** A new alternative reply (swipe) to the same user message; earlier alternatives are kept. */
+  async regenerate(userId: string, replyId: string, sink: TurnSink): Promise<TurnAck> {
+    const reply = await this.ownedReply(userId, replyId);
+    if (!reply.parentId) {
+      throw new UnprocessableEntityException({
+        error: { code: 'not_regenerable', message: 'Only replies to a user message can be regenerated' },
+      });
+    }
+    const parent = await this.db.getRepository(MessageEntity).findOneByOrFail({ id: reply.parentId });
+    const running = this.inFlight.get(parent.id);
+    if (running) {
+      running.sinks.push(sink);
+      return { userMessageId: parent.id, replyId: running.replyId };
+    }
+    return this.startReply(userId, parent, sink);
+  }
+
+  /** Records which alternative the user kept: it becomes the one later turns see. */
+  async select(userId: string, replyId: string): Promise<void> {
+    const reply = await this.ownedReply(userId, replyId);
+    const parentId = reply.parentId;
+    if (!parentId) return;
+    await this.db.transaction(async (tx) => {
+      const messages = tx.getRepository(MessageEntity);
+      const siblings = await messages.findBy({ parentId, role: 'assistant' });
+      await messages.update({ parentId, role: 'assistant' }, { selected: false });
+      await messages.update({ id: reply.id }, { selected: true });
+      const event = createEvent(
+        chatFeedbackV1,
+        {
+          kind: 'swipe',
+          conversationId: reply.conversationId,
+          userId,
+          parentId,
+          selectedTurnId: reply.id,
+          rejectedTurnIds: siblings.filter((s) => s.id !== reply.id).map((s) => s.id),
+        },
+        SERVICE,
+      );
+      await enqueueEvent(tx, chatFeedbackV1, event, reply.conversationId);
+    });
+    this.relay.wake();
+  }
+
+  /** An assistant reply in one of the user's conversations; 404 for anything else. */
+  async ownedReply(userId: string, replyId: string): Promise<MessageEntity> {
+    const reply = await this.db
+      .getRepository(MessageEntity)
+      .createQueryBuilder('m')
+      .innerJoin(ConversationEntity, 'c', 'c.id = m.conversation_id')
+      .where('m.id = :replyId AND m.role = :role AND c.user_id = :userId', {
+        replyId,
+        role: 'assistant',
+        userId,
+      })
+      .getOne();
+    if (!reply) throw new NotFoundException({ error: { code: 'not_found', message: 'Reply not found' } });
+    return reply;
+  }
+
+  private startReply(userId: string, message: MessageEntity, sink: TurnSink): TurnAck {
     const running: InFlight = { userId, replyId: randomUUID(), abort: new AbortController(), sinks: [sink] };
     this.inFlight.set(message.id, running);
     void this.reply(userId, message, running.replyId, running.abort.signal, fanOut(running.sinks)).finally(
@@ -128,16 +193,26 @@ export class TurnService {
       { flushMs: this.env.DELTA_FLUSH_MS, flushChars: this.env.DELTA_FLUSH_CHARS },
       (index, delta) => sink.delta({ conversationId, replyId, index, delta }),
     );
-    const checkpointId = this.env.LLM_MODEL;
+    let checkpointId = '';
     try {
-      const context = await this.loadContext(userId, userMessage);
+      const checkpoint = await this.checkpoints.defaultCheckpoint();
+      checkpointId = checkpoint.id;
+      const maxTokens = checkpoint.decoding.maxTokens ?? this.env.LLM_MAX_TOKENS;
+      const context = await this.loadContext(userId, userMessage, checkpoint.contextTokens - maxTokens);
       let finishReason: 'stop' | 'length' | 'cancelled' = 'stop';
       let usage = { promptTokens: 0, completionTokens: 0 };
       try {
-        for await (const event of this.model.stream(
-          { model: this.env.LLM_MODEL, messages: context.prompt, maxTokens: this.env.LLM_MAX_TOKENS },
-          signal,
-        )) {
+        const request = {
+          model: checkpoint.modelName,
+          messages: context.prompt,
+          maxTokens,
+          ...(checkpoint.decoding.temperature !== undefined && {
+            temperature: checkpoint.decoding.temperature,
+          }),
+          ...(checkpoint.decoding.topP !== undefined && { topP: checkpoint.decoding.topP }),
+          ...(checkpoint.decoding.stop && { stop: checkpoint.decoding.stop }),
+        };
+        for await (const event of this.checkpoints.clientFor(checkpoint).stream(request, signal)) {
           if (event.type === 'delta') {
             if (!ttft) {
               ttft = performance.now() - started;
@@ -178,7 +253,7 @@ export class TurnService {
     }
   }
 
-  private async loadContext(userId: string, userMessage: MessageEntity) {
+  private async loadContext(userId: string, userMessage: MessageEntity, budgetTokens: number) {
     const conversation = await this.db
       .getRepository(ConversationEntity)
       .findOneByOrFail({ id: userMessage.conversationId });
@@ -191,6 +266,7 @@ export class TurnService {
       .createQueryBuilder('m')
       .where('m.conversation_id = :id', { id: conversation.id })
       .andWhere("m.status = 'complete'")
+      .andWhere('m.selected')
       .andWhere('(m.created_at, m.id) < (:createdAt, :messageId)', {
         createdAt: userMessage.createdAt,
         messageId: userMessage.id,
@@ -205,7 +281,7 @@ export class TurnService {
       userName: user.displayName,
       history,
       userMessage: userMessage.content,
-      budgetTokens: this.env.LLM_CONTEXT_TOKENS - this.env.LLM_MAX_TOKENS,
+      budgetTokens,
     });
     return { conversation, prompt: prompt.messages, history: prompt.messages.slice(1, -1) };
   }
@@ -218,6 +294,10 @@ export class TurnService {
     reasoning: string | null,
   ): Promise<void> {
     await this.db.transaction(async (tx) => {
+      // The newest alternative is the one shown (and seen by later turns) until the user picks another.
+      await tx
+        .getRepository(MessageEntity)
+        .update({ parentId: userMessage.id, role: 'assistant' }, { selected: false });
       const reply = await tx.getRepository(MessageEntity).save(
         tx.getRepository(MessageEntity).create({
           id: done.replyId,

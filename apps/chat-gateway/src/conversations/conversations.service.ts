@@ -13,6 +13,7 @@ export const messageView = (m: MessageEntity) => ({
   role: m.role,
   content: m.content,
   status: m.status,
+  selected: m.selected,
   parentId: m.parentId,
   finishReason: m.finishReason,
   usage:

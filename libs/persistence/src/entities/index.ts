@@ -1,13 +1,34 @@
+import { ApiKeyEntity } from './api-key.entity';
 import { CharacterEntity } from './character.entity';
+import { CheckpointEntity } from './checkpoint.entity';
+import { FeedbackEntity } from './feedback.entity';
 import { ConversationEntity } from './conversation.entity';
 import { MessageEntity } from './message.entity';
 import { OutboxEntity } from './outbox.entity';
 import { UserEntity } from './user.entity';
 
+export { ApiKeyEntity } from './api-key.entity';
 export { CharacterEntity, type CardSpec } from './character.entity';
+export {
+  CHECKPOINT_STATUSES,
+  CheckpointEntity,
+  type CheckpointEndpoint,
+  type CheckpointStatus,
+  type DecodingParameters,
+} from './checkpoint.entity';
 export { ConversationEntity } from './conversation.entity';
+export { FeedbackEntity } from './feedback.entity';
 export { MessageEntity, type MessageRole, type MessageStatus } from './message.entity';
 export { OutboxEntity } from './outbox.entity';
 export { ROLES, UserEntity, type Role } from './user.entity';
 
-export const ENTITIES = [UserEntity, CharacterEntity, ConversationEntity, MessageEntity, OutboxEntity];
+export const ENTITIES = [
+  UserEntity,
+  CharacterEntity,
+  ConversationEntity,
+  MessageEntity,
+  OutboxEntity,
+  CheckpointEntity,
+  FeedbackEntity,
+  ApiKeyEntity,
+];

@@ -55,6 +55,14 @@ export class MessageEntity {
   @Column({ type: 'text', default: 'complete' })
   status!: MessageStatus;
 
+  /** Among the swipes (replies sharing a parent), the one the user kept; the latest reply until they choose. */
+  @Column({ type: 'boolean', default: true })
+  selected!: boolean;
+
+  /** Set when the turn was flagged by the crisis detector: the categories found (empty when not flagged). */
+  @Column({ name: 'safety_categories', type: 'text', array: true, default: () => "'{}'" })
+  safetyCategories!: string[];
+
   @Column({ name: 'finish_reason', type: 'text', nullable: true })
   finishReason!: string | null;
 

@@ -1,0 +1,45 @@
+import { ZodValidationPipe } from '@echoloop/platform';
+import { Body, Controller, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { CurrentPrincipal } from '../auth/auth.decorators';
+import type { Principal } from '../auth/principal';
+import { feedbackSchema, FeedbackService, type FeedbackInput } from './feedback.service';
+import { respondWithTurn } from './turn-response';
+import { TurnService } from './turn.service';
+
+/** What a user can do with a reply: regenerate it (a new swipe), keep one swipe, give feedback. */
+@Controller('v1/messages/:id')
+export class RepliesController {
+  constructor(
+    private readonly turns: TurnService,
+    private readonly feedback: FeedbackService,
+  ) {}
+
+  @Post('regenerate')
+  regenerate(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Headers('accept') accept: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    return respondWithTurn(res, accept, this.turns, principal.userId, (sink) =>
+      this.turns.regenerate(principal.userId, id, sink),
+    );
+  }
+
+  @Post('select')
+  @HttpCode(204)
+  select(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
+    return this.turns.select(principal.userId, id);
+  }
+
+  @Post('feedback')
+  @HttpCode(200)
+  give(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body(new ZodValidationPipe(feedbackSchema)) input: FeedbackInput,
+  ) {
+    return this.feedback.record(principal.userId, id, input);
+  }
+}

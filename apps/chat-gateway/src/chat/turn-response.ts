@@ -1,0 +1,67 @@
+import { HttpException } from '@nestjs/common';
+import type { Response } from 'express';
+import type { TurnDone, TurnFailure, TurnSink } from './turn-sink';
+import type { TurnAck, TurnService } from './turn.service';
+
+/**
+ * Answers an HTTP request that starts a turn: Server-Sent Events when the client accepts `text/event-stream`
+ * (the socket.io events, one per SSE event), otherwise one JSON body once the reply is complete.
+ */
+export async function respondWithTurn(
+  res: Response,
+  accept: string | undefined,
+  turns: TurnService,
+  userId: string,
+  start: (sink: TurnSink) => Promise<TurnAck>,
+): Promise<void> {
+  if (accept?.includes('text/event-stream')) return stream(res, turns, userId, start);
+
+  let settle!: (outcome: { done?: TurnDone; failure?: TurnFailure }) => void;
+  const outcome = new Promise<{ done?: TurnDone; failure?: TurnFailure }>((resolve) => (settle = resolve));
+  const ids = await start({
+    delta: () => undefined,
+    done: (done) => settle({ done }),
+    error: (failure) => settle({ failure }),
+  });
+  const { done, failure } = await outcome;
+  if (failure) {
+    res
+      .status(failure.retryable ? 503 : 502)
+      .setHeader('Retry-After', '5')
+      .json({ error: { code: failure.code, message: failure.message, details: ids } });
+    return;
+  }
+  res.status(201).json({ ...ids, reply: done });
+}
+
+async function stream(
+  res: Response,
+  turns: TurnService,
+  userId: string,
+  start: (sink: TurnSink) => Promise<TurnAck>,
+): Promise<void> {
+  const write = (event: string, data: unknown) =>
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const end = (event: string, data: unknown) => {
+    write(event, data);
+    res.end();
+  };
+  let ids: TurnAck;
+  try {
+    ids = await start({
+      delta: (event) => write('message:delta', event),
+      done: (event) => end('message:done', event),
+      error: (event) => end('message:error', event),
+    });
+  } catch (error) {
+    if (!(error instanceof HttpException)) throw error;
+    res.status(error.getStatus()).json(error.getResponse());
+    return;
+  }
+  res.status(200).setHeader('Content-Type', 'text/event-stream').setHeader('Cache-Control', 'no-cache');
+  res.flushHeaders();
+  write('message:ack', ids);
+  res.on('close', () => {
+    if (!res.writableEnded) turns.stop(userId, ids.replyId);
+  });
+}

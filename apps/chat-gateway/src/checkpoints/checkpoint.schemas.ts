@@ -1,0 +1,36 @@
+import { CHECKPOINT_STATUSES } from '@echoloop/persistence';
+import { z } from 'zod';
+
+export const createCheckpointSchema = z
+  .object({
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]{1,62}$/, 'lower-case letters, digits, dot, dash, underscore (2-63)'),
+    modelName: z.string().min(1).max(200),
+    endpoints: z
+      .array(
+        z.object({
+          baseUrl: z.url(),
+          apiKeyEnv: z
+            .string()
+            .regex(/^[A-Z][A-Z0-9_]*$/)
+            .optional(),
+        }),
+      )
+      .min(1)
+      .max(16),
+    decoding: z
+      .object({
+        temperature: z.number().min(0).max(2).optional(),
+        topP: z.number().gt(0).max(1).optional(),
+        maxTokens: z.number().int().min(1).max(8_192).optional(),
+        stop: z.array(z.string().min(1)).max(8).optional(),
+      })
+      .strict()
+      .default({}),
+    contextTokens: z.number().int().min(256).max(1_048_576).default(4_096),
+    status: z.enum(CHECKPOINT_STATUSES).default('candidate'),
+  })
+  .strict();
+
+export type CreateCheckpointInput = z.infer<typeof createCheckpointSchema>;

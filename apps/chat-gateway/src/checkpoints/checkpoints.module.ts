@@ -1,0 +1,13 @@
+import { CheckpointEntity } from '@echoloop/persistence';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CheckpointsController } from './checkpoints.controller';
+import { CheckpointsService } from './checkpoints.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([CheckpointEntity])],
+  controllers: [CheckpointsController],
+  providers: [CheckpointsService],
+  exports: [CheckpointsService],
+})
+export class CheckpointsModule {}

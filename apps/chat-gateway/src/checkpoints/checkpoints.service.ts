@@ -1,0 +1,82 @@
+import { ChatModelClient, DEFAULT_CLIENT_OPTIONS } from '@echoloop/llm';
+import { CheckpointEntity } from '@echoloop/persistence';
+import { ConflictException, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import type { CreateCheckpointInput } from './checkpoint.schemas';
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * The checkpoint registry: which model serves a conversation, on which endpoints, with which decoding. The
+ * configured default (LLM_* variables) is registered at start-up; model clients are cached per checkpoint.
+ */
+@Injectable()
+export class CheckpointsService implements OnApplicationBootstrap {
+  private readonly clients = new Map<string, { version: number; client: ChatModelClient }>();
+
+  constructor(
+    @InjectRepository(CheckpointEntity) private readonly checkpoints: Repository<CheckpointEntity>,
+    @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const configured = {
+      id: this.env.DEFAULT_CHECKPOINT_ID,
+      modelName: this.env.LLM_MODEL,
+      endpoints: [{ baseUrl: this.env.LLM_BASE_URL, apiKeyEnv: 'LLM_API_KEY' }],
+      decoding: { maxTokens: this.env.LLM_MAX_TOKENS },
+      contextTokens: this.env.LLM_CONTEXT_TOKENS,
+      status: 'active' as const,
+    };
+    await this.checkpoints.manager.transaction(async (tx) => {
+      const repo = tx.getRepository(CheckpointEntity);
+      await repo.update({ isDefault: true }, { isDefault: false });
+      await repo.save({ ...configured, isDefault: true });
+    });
+  }
+
+  async defaultCheckpoint(): Promise<CheckpointEntity> {
+    return this.checkpoints.findOneByOrFail({ isDefault: true });
+  }
+
+  list(): Promise<CheckpointEntity[]> {
+    return this.checkpoints.find({ order: { createdAt: 'ASC' } });
+  }
+
+  async create(input: CreateCheckpointInput): Promise<CheckpointEntity> {
+    try {
+      // insert, not save: save would silently overwrite a checkpoint with the same id.
+      await this.checkpoints.insert({ ...input, isDefault: false });
+      return await this.checkpoints.findOneByOrFail({ id: input.id });
+    } catch (error) {
+      if ((error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) {
+        throw new ConflictException({
+          error: { code: 'checkpoint_exists', message: `Checkpoint ${input.id} exists` },
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** A client for the checkpoint's endpoints, rebuilt when the checkpoint changes. */
+  clientFor(checkpoint: CheckpointEntity): ChatModelClient {
+    const version = checkpoint.updatedAt.getTime();
+    const cached = this.clients.get(checkpoint.id);
+    if (cached?.version === version) return cached.client;
+    const client = new ChatModelClient(
+      checkpoint.endpoints.map((endpoint) => ({
+        baseUrl: endpoint.baseUrl,
+        apiKey: (endpoint.apiKeyEnv && process.env[endpoint.apiKeyEnv]) || 'none',
+      })),
+      {
+        ...DEFAULT_CLIENT_OPTIONS,
+        firstTokenTimeoutMs: this.env.LLM_FIRST_TOKEN_TIMEOUT_MS,
+        idleTimeoutMs: this.env.LLM_IDLE_TIMEOUT_MS,
+      },
+    );
+    this.clients.set(checkpoint.id, { version, client });
+    return client;
+  }
+}

@@ -23,6 +23,10 @@ export const gatewayEnv = serviceEnv
     LLM_MAX_TOKENS: z.coerce.number().int().positive().default(256),
     /** The served model's context window (vLLM's max_model_len). */
     LLM_CONTEXT_TOKENS: z.coerce.number().int().positive().default(2_048),
+    /** Turns a user may start per minute (burst included), per day, and stream at once. */
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
+    DAILY_MESSAGE_QUOTA: z.coerce.number().int().positive().default(1_000),
+    MAX_CONCURRENT_STREAMS: z.coerce.number().int().positive().default(2),
     /** Longest user message accepted, in characters. */
     MAX_MESSAGE_CHARS: z.coerce.number().int().positive().default(4_000),
     /** Deltas are flushed to the client when this many ms passed or this many characters piled up. */

@@ -26,3 +26,4 @@ export { validationDetails, ZodValidationPipe } from './http/zod-validation.pipe
 export { IS_PUBLIC, Public } from './http/public.decorator';
 export { enqueueEvent } from './outbox/enqueue-event';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox/outbox-relay';
+export { RetryAfterException } from './http/retry-after.exception';

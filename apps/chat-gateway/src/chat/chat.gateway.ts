@@ -1,4 +1,4 @@
-import { validationDetails } from '@echoloop/platform';
+import { RetryAfterException, validationDetails } from '@echoloop/platform';
 import { HttpException, Inject, Logger } from '@nestjs/common';
 import {
   ConnectedSocket,
@@ -121,7 +121,20 @@ function socketSink(client: Socket): TurnSink {
 }
 
 /** HTTP-style errors (404 for someone else's conversation, ...) in the socket error shape. */
-function describe(error: unknown): { code: string; message: string; retryable: boolean } {
+function describe(error: unknown): {
+  code: string;
+  message: string;
+  retryable: boolean;
+  retryAfterMs?: number;
+} {
+  if (error instanceof RetryAfterException) {
+    return {
+      code: error.code,
+      message: error.message,
+      retryable: true,
+      retryAfterMs: error.retryAfterSeconds * 1_000,
+    };
+  }
   if (error instanceof HttpException) {
     const body = error.getResponse() as { error?: { code?: string; message?: string } };
     return {

@@ -13,6 +13,7 @@ import { AuthModule } from '../auth/auth.module';
 import { CheckpointsModule } from '../checkpoints/checkpoints.module';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { ChatGateway } from './chat.gateway';
+import { LimitsService } from '../limits/limits.service';
 import { FeedbackService } from './feedback.service';
 import { MessagesController } from './messages.controller';
 import { RepliesController } from './replies.controller';
@@ -36,6 +37,7 @@ class OutboxRelayLifecycle implements OnApplicationBootstrap, OnApplicationShutd
   providers: [
     ChatGateway,
     TurnService,
+    LimitsService,
     FeedbackService,
     OutboxRelayLifecycle,
     {

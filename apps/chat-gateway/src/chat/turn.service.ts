@@ -12,6 +12,7 @@ import { characterCardSchema } from '../characters/character-card';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
 import { ConversationsService } from '../conversations/conversations.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { LimitsService } from '../limits/limits.service';
 import { buildPrompt } from '../prompt/prompt-builder';
 import type { SendMessageInput } from './chat.schemas';
 import { DeltaBatcher } from './delta-batcher';
@@ -50,6 +51,7 @@ export class TurnService {
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
     private readonly conversations: ConversationsService,
     private readonly checkpoints: CheckpointsService,
+    private readonly limits: LimitsService,
     private readonly relay: OutboxRelay,
     private readonly logger: PinoLogger,
     metrics: MetricsService,
@@ -65,7 +67,7 @@ export class TurnService {
   /** Stores the user message (idempotently) and starts the reply; resolves with the ids for the ack. */
   async send(userId: string, input: SendMessageInput, sink: TurnSink): Promise<TurnAck> {
     await this.conversations.owned(userId, input.conversationId);
-    const { message, created } = await this.storeUserMessage(input);
+    const { message, created } = await this.storeUserMessage(userId, input);
     if (!created) {
       const running = this.inFlight.get(message.id);
       if (running) {
@@ -99,6 +101,7 @@ export class TurnService {
       running.sinks.push(sink);
       return { userMessageId: parent.id, replyId: running.replyId };
     }
+    await this.limits.admit(userId, this.streamsOf(userId));
     return this.startReply(userId, parent, sink);
   }
 
@@ -145,6 +148,10 @@ export class TurnService {
     return reply;
   }
 
+  private streamsOf(userId: string): number {
+    return [...this.inFlight.values()].filter((running) => running.userId === userId).length;
+  }
+
   private startReply(userId: string, message: MessageEntity, sink: TurnSink): TurnAck {
     const running: InFlight = { userId, replyId: randomUUID(), abort: new AbortController(), sinks: [sink] };
     this.inFlight.set(message.id, running);
@@ -165,8 +172,15 @@ export class TurnService {
     return false;
   }
 
-  private async storeUserMessage({ conversationId, content, clientMessageId }: SendMessageInput) {
+  /** Idempotent by clientMessageId; limits apply only to a message not seen before. */
+  private async storeUserMessage(
+    userId: string,
+    { conversationId, content, clientMessageId }: SendMessageInput,
+  ) {
     const repo = this.db.getRepository(MessageEntity);
+    const existing = await repo.findOneBy({ conversationId, clientMessageId });
+    if (existing) return { message: existing, created: false };
+    await this.limits.admit(userId, this.streamsOf(userId));
     try {
       const message = await repo.save(
         repo.create({ conversationId, role: 'user', content, clientMessageId }),

@@ -7,6 +7,7 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { Response } from 'express';
+import { RetryAfterException } from './retry-after.exception';
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
@@ -32,6 +33,8 @@ export class ErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
+    if (exception instanceof RetryAfterException)
+      res.setHeader('Retry-After', String(exception.retryAfterSeconds));
     res.status(this.statusOf(exception)).json(this.bodyOf(exception));
   }
 

@@ -1,0 +1,67 @@
+import { MessageEntity } from '@echoloop/persistence';
+import { RetryAfterException } from '@echoloop/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { TokenBuckets } from './token-bucket';
+
+const MINUTE_MS = 60_000;
+
+/** Per-user limits on starting turns: a rate limit, a daily quota and concurrent streams. Each is a 429. */
+@Injectable()
+export class LimitsService {
+  private readonly rate: TokenBuckets;
+
+  constructor(
+    @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
+    @InjectDataSource() private readonly db: DataSource,
+  ) {
+    this.rate = new TokenBuckets(env.RATE_LIMIT_PER_MINUTE, MINUTE_MS);
+  }
+
+  /** Throws RetryAfterException when the user may not start another turn now. */
+  async admit(userId: string, streamsInFlight: number): Promise<void> {
+    if (streamsInFlight >= this.env.MAX_CONCURRENT_STREAMS) {
+      throw new RetryAfterException(
+        429,
+        'too_many_streams',
+        `At most ${this.env.MAX_CONCURRENT_STREAMS} replies can stream at once; wait for one to finish`,
+        1,
+      );
+    }
+    const waitMs = this.rate.take(userId);
+    if (waitMs > 0) {
+      throw new RetryAfterException(
+        429,
+        'rate_limited',
+        'You are sending messages too fast',
+        Math.ceil(waitMs / 1_000),
+      );
+    }
+    const sentToday = await this.db
+      .getRepository(MessageEntity)
+      .createQueryBuilder('m')
+      .innerJoin('conversations', 'c', 'c.id = m.conversation_id')
+      .where(
+        "c.user_id = :userId AND m.role = 'user' AND m.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'",
+        {
+          userId,
+        },
+      )
+      .getCount();
+    if (sentToday >= this.env.DAILY_MESSAGE_QUOTA) {
+      throw new RetryAfterException(
+        429,
+        'quota_exceeded',
+        `The daily limit of ${this.env.DAILY_MESSAGE_QUOTA} messages is reached; it resets at midnight UTC`,
+        secondsUntilUtcMidnight(),
+      );
+    }
+  }
+}
+
+function secondsUntilUtcMidnight(now = new Date()): number {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((midnight - now.getTime()) / 1_000));
+}

@@ -300,6 +300,52 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
     });
   });
 
+  describe('safety', () => {
+    it('a message signalling danger gets safety guidance in the prompt, a caring reply, and the flag in the event', async () => {
+      const { token } = await f.register('Sam');
+      const { id: conversationId } = await newConversation(token);
+      const socket = await f.connect(token);
+      const turn = await sendAndCollect(socket, {
+        conversationId,
+        content: "I don't want to wake up anymore",
+        clientMessageId: 's1',
+      });
+      expect(turn.done).toMatchObject({ content: REPLY, finishReason: 'stop' });
+      const system = (f.vllm.requests.at(-1)?.body as { messages: { content: string }[] }).messages[0]
+        ?.content;
+      expect(system).toContain('Sam may be in danger or distress');
+      expect(system).toContain('988');
+      const [event] = await findOnTopic(
+        testKafka('safety'),
+        TOPICS.chatTurnCompleted,
+        (m) => String(m.key) === conversationId,
+      );
+      expect(JSON.parse(String(event?.value)).payload.safety).toEqual({
+        flagged: true,
+        categories: ['self_harm'],
+      });
+    });
+
+    it('everyday hyperbole is not flagged', async () => {
+      const { token } = await f.register();
+      const { id: conversationId } = await newConversation(token);
+      await sendAndCollect(await f.connect(token), {
+        conversationId,
+        content: 'this exam is killing me',
+        clientMessageId: 'h1',
+      });
+      const system = (f.vllm.requests.at(-1)?.body as { messages: { content: string }[] }).messages[0]
+        ?.content;
+      expect(system).not.toContain('may be in danger');
+      const [event] = await findOnTopic(
+        testKafka('safety'),
+        TOPICS.chatTurnCompleted,
+        (m) => String(m.key) === conversationId,
+      );
+      expect(JSON.parse(String(event?.value)).payload.safety).toEqual({ flagged: false, categories: [] });
+    });
+  });
+
   describe('regenerate, swipes and feedback', () => {
     it('regenerates a new alternative, keeps both, lets the user pick, and the pick shapes the next prompt', async () => {
       const { token } = await f.register();

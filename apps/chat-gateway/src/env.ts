@@ -27,6 +27,16 @@ export const gatewayEnv = serviceEnv
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
     DAILY_MESSAGE_QUOTA: z.coerce.number().int().positive().default(1_000),
     MAX_CONCURRENT_STREAMS: z.coerce.number().int().positive().default(2),
+    /** Added to the prompt of a turn the crisis detector flags: care first, resources, never a refusal. */
+    SAFETY_INSTRUCTIONS: z
+      .string()
+      .min(1)
+      .default(
+        '{{user}} may be in danger or distress. Stay in character but put their safety first: respond with warmth, ' +
+          'take what they said seriously, do not refuse or change the subject, and gently encourage them to reach ' +
+          'out to someone they trust or to local emergency services or a crisis line (for example 988 in the US, ' +
+          '116 123 in the UK and Ireland, or findahelpline.com elsewhere).',
+      ),
     /** Longest user message accepted, in characters. */
     MAX_MESSAGE_CHARS: z.coerce.number().int().positive().default(4_000),
     /** Deltas are flushed to the client when this many ms passed or this many characters piled up. */

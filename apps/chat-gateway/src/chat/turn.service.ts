@@ -6,7 +6,7 @@ import { Inject, Injectable, NotFoundException, UnprocessableEntityException } f
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
-import type { Histogram } from 'prom-client';
+import type { Counter, Histogram } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { characterCardSchema } from '../characters/character-card';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
@@ -14,6 +14,7 @@ import { ConversationsService } from '../conversations/conversations.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { LimitsService } from '../limits/limits.service';
 import { buildPrompt } from '../prompt/prompt-builder';
+import { assessCrisis, type CrisisAssessment } from '../safety/crisis-detector';
 import type { SendMessageInput } from './chat.schemas';
 import { DeltaBatcher } from './delta-batcher';
 import { ThinkFilter } from './think-filter';
@@ -45,6 +46,7 @@ interface InFlight {
 export class TurnService {
   private readonly inFlight = new Map<string, InFlight>();
   private readonly ttft: Histogram;
+  private readonly flagged: Counter<'category'>;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -56,6 +58,9 @@ export class TurnService {
     private readonly logger: PinoLogger,
     metrics: MetricsService,
   ) {
+    this.flagged = metrics.counter('chat_turns_flagged_total', 'Turns flagged by the crisis detector', [
+      'category',
+    ]);
     this.ttft = metrics.histogram(
       'chat_time_to_first_token_seconds',
       'Model time to first token',
@@ -212,7 +217,14 @@ export class TurnService {
       const checkpoint = await this.checkpoints.defaultCheckpoint();
       checkpointId = checkpoint.id;
       const maxTokens = checkpoint.decoding.maxTokens ?? this.env.LLM_MAX_TOKENS;
-      const context = await this.loadContext(userId, userMessage, checkpoint.contextTokens - maxTokens);
+      const safety = assessCrisis(userMessage.content);
+      for (const category of safety.categories) this.flagged.inc({ category });
+      const context = await this.loadContext(
+        userId,
+        userMessage,
+        checkpoint.contextTokens - maxTokens,
+        safety,
+      );
       let finishReason: 'stop' | 'length' | 'cancelled' = 'stop';
       let usage = { promptTokens: 0, completionTokens: 0 };
       try {
@@ -267,7 +279,12 @@ export class TurnService {
     }
   }
 
-  private async loadContext(userId: string, userMessage: MessageEntity, budgetTokens: number) {
+  private async loadContext(
+    userId: string,
+    userMessage: MessageEntity,
+    budgetTokens: number,
+    safety: CrisisAssessment,
+  ) {
     const conversation = await this.db
       .getRepository(ConversationEntity)
       .findOneByOrFail({ id: userMessage.conversationId });
@@ -296,8 +313,9 @@ export class TurnService {
       history,
       userMessage: userMessage.content,
       budgetTokens,
+      ...(safety.flagged && { safetyInstructions: this.env.SAFETY_INSTRUCTIONS }),
     });
-    return { conversation, prompt: prompt.messages, history: prompt.messages.slice(1, -1) };
+    return { conversation, safety, prompt: prompt.messages, history: prompt.messages.slice(1, -1) };
   }
 
   private async persist(
@@ -327,6 +345,7 @@ export class TurnService {
           ttftMs: done.latencyMs.ttft,
           totalMs: done.latencyMs.total,
           checkpointId: done.checkpointId,
+          safetyCategories: context.safety.categories,
         }),
       );
       await tx
@@ -358,7 +377,7 @@ export class TurnService {
           history: context.history,
           personaSnapshot: {},
           timings: { ttftMs: done.latencyMs.ttft, totalMs: done.latencyMs.total },
-          safety: { flagged: false, categories: [] },
+          safety: context.safety,
         },
         SERVICE,
       );

@@ -31,6 +31,8 @@ export interface ChatFixture {
   db: DataSource;
   characterId: string;
   register(name?: string): Promise<{ token: string; userId: string }>;
+  /** A user with these roles, signed in again so the roles are in the token. */
+  registerWithRoles(roles: string[]): Promise<{ token: string; userId: string }>;
   http(
     token: string | undefined,
     method: string,
@@ -88,6 +90,18 @@ export async function startChatFixture(env: Record<string, string> = {}): Promis
       });
       if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
       return { token: res.body.accessToken, userId: res.body.userId };
+    },
+    async registerWithRoles(roles) {
+      const email = `staff-${Date.now()}-${++users}@example.com`;
+      const password = 'a good passphrase';
+      const res = await http(undefined, 'POST', '/v1/auth/register', {
+        email,
+        password,
+        displayName: 'Staff',
+      });
+      await db.query('UPDATE users SET roles = $1 WHERE id = $2', [roles, res.body.userId]);
+      const login = await http(undefined, 'POST', '/v1/auth/login', { email, password });
+      return { token: login.body.accessToken, userId: res.body.userId };
     },
     async connect(token) {
       const socket = io(`${gateway.url}/chat`, {

@@ -1,27 +1,32 @@
-import { CharacterEntity } from '@echoloop/persistence';
 import { ZodValidationPipe } from '@echoloop/platform';
+import type { CharacterEntity } from '@echoloop/persistence';
 import {
+  BadRequestException,
   Body,
-  ConflictException,
   Controller,
   Delete,
   Get,
   HttpCode,
-  NotFoundException,
   Param,
   ParseUUIDPipe,
+  Patch,
   Post,
+  Query,
+  Res,
+  UploadedFile,
+  UseInterceptors,
 } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { FileInterceptor } from '@nestjs/platform-express';
+import type { Response } from 'express';
+import { z } from 'zod';
 import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
-import { characterCardSchema, type CharacterCard } from './character-card';
+import { CharactersService, type ExportFormat } from './characters.service';
 
-const FOREIGN_KEY_VIOLATION = '23503';
+const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
-const notFound = () =>
-  new NotFoundException({ error: { code: 'not_found', message: 'Character not found' } });
+const exportQuery = z.object({ format: z.enum(['json', 'png', 'charx']).default('json') }).strict();
+const patchBody = z.object({ data: z.record(z.string(), z.unknown()) }).strict();
 
 const view = (c: CharacterEntity) => ({
   id: c.id,
@@ -31,49 +36,72 @@ const view = (c: CharacterEntity) => ({
   createdAt: c.createdAt,
 });
 
+interface UploadedCardFile {
+  buffer: Buffer;
+  originalname: string;
+}
+
 @Controller('v1/characters')
 export class CharactersController {
-  constructor(@InjectRepository(CharacterEntity) private readonly characters: Repository<CharacterEntity>) {}
+  constructor(private readonly characters: CharactersService) {}
 
   @Get()
   async list() {
-    const rows = await this.characters.find({ order: { createdAt: 'ASC' }, take: 500 });
-    return { items: rows.map(view) };
+    return { items: (await this.characters.list()).map(view) };
   }
 
   @Get(':id')
   async get(@Param('id', ParseUUIDPipe) id: string) {
-    const character = await this.characters.findOneBy({ id });
-    if (!character) throw notFound();
-    return view(character);
+    return view(await this.characters.get(id));
   }
 
-  /** Creates a character from a Character Card V2/V3 JSON object (admins only). */
+  /** A Character Card V1/V2/V3 as a JSON body (admins). */
   @Post()
   @Roles('admin')
-  async create(
-    @CurrentPrincipal() principal: Principal,
-    @Body(new ZodValidationPipe(characterCardSchema)) card: CharacterCard,
+  async create(@CurrentPrincipal() principal: Principal, @Body() card: unknown) {
+    return view(await this.characters.create(card, principal.userId));
+  }
+
+  /** A card file as multipart field `file`: .png (chara/ccv3), .json or .charx (admins). */
+  @Post('import')
+  @Roles('admin')
+  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } }))
+  async import(@CurrentPrincipal() principal: Principal, @UploadedFile() file: UploadedCardFile | undefined) {
+    if (!file) {
+      throw new BadRequestException({
+        error: { code: 'file_missing', message: 'Send the card as multipart field "file"' },
+      });
+    }
+    return view(await this.characters.importFile(file.buffer, file.originalname, principal.userId));
+  }
+
+  @Patch(':id')
+  @Roles('admin')
+  async update(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body(new ZodValidationPipe(patchBody)) patch: z.infer<typeof patchBody>,
   ) {
-    const saved = await this.characters.save(
-      this.characters.create({ name: card.data.name, spec: card.spec, card, createdBy: principal.userId }),
-    );
-    return view(saved);
+    return view(await this.characters.update(id, patch));
+  }
+
+  @Get(':id/export')
+  async export(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Query(new ZodValidationPipe(exportQuery)) query: { format: ExportFormat },
+    @Res() res: Response,
+  ): Promise<void> {
+    const file = await this.characters.export(id, query.format);
+    res
+      .status(200)
+      .setHeader('Content-Type', file.contentType)
+      .setHeader('Content-Disposition', `attachment; filename="${file.filename}"`)
+      .send(file.body);
   }
 
   @Delete(':id')
   @Roles('admin')
   @HttpCode(204)
-  async remove(@Param('id', ParseUUIDPipe) id: string): Promise<void> {
-    try {
-      const result = await this.characters.delete({ id });
-      if (!result.affected) throw notFound();
-    } catch (error) {
-      if ((error as { driverError?: { code?: string } }).driverError?.code !== FOREIGN_KEY_VIOLATION)
-        throw error;
-      throw new ConflictException({
-        error: { code: 'character_in_use', message: 'Conversations still use this character' },
-      });
-    }
+  remove(@Param('id', ParseUUIDPipe) id: string): Promise<void> {
+    return this.characters.remove(id);
   }
 }

@@ -8,7 +8,7 @@ import { PinoLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { Counter, Histogram } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { characterCardSchema } from '../characters/character-card';
+import { characterCardSchema } from '@echoloop/character-cards';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
 import { ConversationsService } from '../conversations/conversations.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
@@ -308,14 +308,14 @@ export class TurnService {
       .getMany();
     const history: ChatMessage[] = earlier.reverse().map((m) => ({ role: m.role, content: m.content }));
     const prompt = buildPrompt({
-      character: characterCardSchema.parse(character.card).data,
+      card: characterCardSchema.parse(character.card),
       userName: user.displayName,
       history,
       userMessage: userMessage.content,
       budgetTokens,
       ...(safety.flagged && { safetyInstructions: this.env.SAFETY_INSTRUCTIONS }),
     });
-    return { conversation, safety, prompt: prompt.messages, history: prompt.messages.slice(1, -1) };
+    return { conversation, safety, prompt: prompt.messages, history: history.slice(prompt.droppedTurns) };
   }
 
   private async persist(

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 
-export const createConversationSchema = z.object({ characterId: z.uuid() }).strict();
+export const createConversationSchema = z
+  .object({
+    characterId: z.uuid(),
+    /** 0: the card's first message; 1..n: its alternate greetings. */
+    greetingIndex: z.number().int().min(0).max(100).default(0),
+  })
+  .strict();
 
 export const pageQuerySchema = z
   .object({

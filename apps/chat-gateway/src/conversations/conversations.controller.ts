@@ -19,7 +19,7 @@ export class ConversationsController {
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(createConversationSchema)) input: CreateConversationInput,
   ) {
-    return this.conversations.create(principal.userId, input.characterId);
+    return this.conversations.create(principal.userId, input.characterId, input.greetingIndex);
   }
 
   @Get()

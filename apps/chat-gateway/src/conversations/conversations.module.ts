@@ -2,13 +2,14 @@ import { CharacterEntity } from '@echoloop/persistence';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CharactersController } from '../characters/characters.controller';
+import { CharactersService } from '../characters/characters.service';
 import { ConversationsController } from './conversations.controller';
 import { ConversationsService } from './conversations.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([CharacterEntity])],
   controllers: [CharactersController, ConversationsController],
-  providers: [ConversationsService],
+  providers: [ConversationsService, CharactersService],
   exports: [ConversationsService],
 })
 export class ConversationsModule {}

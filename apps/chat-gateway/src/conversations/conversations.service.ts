@@ -1,8 +1,13 @@
 import { CharacterEntity, ConversationEntity, MessageEntity, UserEntity } from '@echoloop/persistence';
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { applyMacros, type CharacterCard } from '../characters/character-card';
+import {
+  applyMacros,
+  characterCardSchema,
+  characterNameForMacros,
+  listGreetings,
+} from '@echoloop/character-cards';
 import type { PageQuery } from './conversation.schemas';
 
 export const conversationNotFound = () =>
@@ -36,21 +41,28 @@ export class ConversationsService {
   }
 
   /** A new conversation opened by the character's greeting ({{char}}/{{user}} filled in). */
-  async create(userId: string, characterId: string) {
+  async create(userId: string, characterId: string, greetingIndex = 0) {
     return this.db.transaction(async (tx) => {
       const character = await tx.getRepository(CharacterEntity).findOneBy({ id: characterId });
       if (!character)
         throw new NotFoundException({ error: { code: 'not_found', message: 'Character not found' } });
       const user = await tx.getRepository(UserEntity).findOneByOrFail({ id: userId });
-      const card = character.card as CharacterCard;
+      const card = characterCardSchema.parse(character.card);
+      const greetings = listGreetings(card);
+      const greeting = greetings[greetingIndex] ?? '';
+      if (greetingIndex >= Math.max(1, greetings.length)) {
+        throw new BadRequestException({
+          error: { code: 'no_such_greeting', message: `This character has ${greetings.length} greeting(s)` },
+        });
+      }
       const conversation = await tx
         .getRepository(ConversationEntity)
         .save({ userId, characterId, title: character.name });
-      const greeting = await tx.getRepository(MessageEntity).save(
+      const greetingMessage = await tx.getRepository(MessageEntity).save(
         tx.getRepository(MessageEntity).create({
           conversationId: conversation.id,
           role: 'assistant',
-          content: applyMacros(card.data.first_mes, { char: character.name, user: user.displayName }),
+          content: applyMacros(greeting, { char: characterNameForMacros(card), user: user.displayName }),
           status: 'complete',
         }),
       );
@@ -59,7 +71,8 @@ export class ConversationsService {
         characterId,
         title: conversation.title,
         createdAt: conversation.createdAt,
-        greeting: messageView(greeting),
+        greeting: messageView(greetingMessage),
+        greetingCount: greetings.length,
       };
     });
   }

@@ -1,8 +1,13 @@
+import {
+  activateLorebook,
+  applyMacros,
+  characterNameForMacros,
+  type CharacterCard,
+} from '@echoloop/character-cards';
 import type { ChatMessage } from '@echoloop/llm';
-import { applyMacros, type CharacterCardData } from '../characters/character-card';
 
 export interface PromptInput {
-  character: CharacterCardData;
+  card: CharacterCard;
   userName: string;
   /** Earlier turns, oldest first (the greeting included). */
   history: ChatMessage[];
@@ -19,29 +24,51 @@ export interface Prompt {
   messages: ChatMessage[];
   /** History turns left out to fit the budget (they will live on in the rolling summary). */
   droppedTurns: number;
+  /** Lorebook entries inserted, by index in the card's character_book. */
+  lorebookEntries: number[];
   estimatedTokens: number;
 }
 
 /** Rough token estimate (≈4 characters per token for English); the serving endpoint's count is used when known. */
 export const estimateTokens = (text: string): number => Math.ceil(text.length / 4) + 4;
 
+export const DEFAULT_SYSTEM_PROMPT =
+  'You are {{char}}. Stay in character and reply to {{user}} as {{char}} would.';
+
 const SAFETY_MARGIN = 0.9;
+/** World info may take at most this share of the budget, so it never crowds out the conversation. */
+const LOREBOOK_SHARE = 0.25;
 
 /**
- * Order matters for vLLM's prefix cache: the character definition (stable, never truncated) first, then persona
- * guidance, then the most recent history that fits, then the new user message.
+ * Order matters for vLLM's prefix cache: the character definition (stable, never truncated) first, then what
+ * varies per turn (world info, persona guidance, safety), then the most recent history that fits, the card's
+ * post-history instructions, and the new user message. `creator_notes` are for humans and never reach the model.
  */
 export function buildPrompt(input: PromptInput): Prompt {
-  const names = { char: input.character.name, user: input.userName };
-  const system = [characterDefinition(input.character), input.personaGuidance, input.safetyInstructions]
+  const { card } = input;
+  const names = { char: characterNameForMacros(card), user: input.userName };
+  const budget = Math.floor(input.budgetTokens * SAFETY_MARGIN);
+  const recent = [...input.history.map((m) => m.content), input.userMessage];
+  const lore = activateLorebook(card.data.character_book, {
+    recentMessages: recent,
+    budgetTokens: Math.floor(budget * LOREBOOK_SHARE),
+    estimateTokens,
+  });
+  const worldInfo = lore.entries.length
+    ? `World info:\n${lore.entries.map((e) => e.content).join('\n')}`
+    : '';
+  const system = [characterDefinition(card), worldInfo, input.personaGuidance, input.safetyInstructions]
     .filter((part): part is string => Boolean(part?.trim()))
     .map((part) => applyMacros(part, names))
     .join('\n\n');
   const head: ChatMessage = { role: 'system', content: system };
-  const tail: ChatMessage = { role: 'user', content: input.userMessage };
+  const postHistory = card.data.post_history_instructions.trim();
+  const tail: ChatMessage[] = [
+    ...(postHistory ? [{ role: 'system' as const, content: applyMacros(postHistory, names) }] : []),
+    { role: 'user', content: input.userMessage },
+  ];
 
-  let used = estimateTokens(head.content) + estimateTokens(tail.content);
-  const budget = Math.floor(input.budgetTokens * SAFETY_MARGIN);
+  let used = [head, ...tail].reduce((sum, m) => sum + estimateTokens(m.content), 0);
   const kept: ChatMessage[] = [];
   for (const message of [...input.history].reverse()) {
     const cost = estimateTokens(message.content);
@@ -50,20 +77,25 @@ export function buildPrompt(input: PromptInput): Prompt {
     kept.unshift(message);
   }
   return {
-    messages: [head, ...kept, tail],
+    messages: [head, ...kept, ...tail],
     droppedTurns: input.history.length - kept.length,
+    lorebookEntries: lore.entries.map((e) => e.index),
     estimatedTokens: used,
   };
 }
 
-/** The character card as a system prompt; `creator_notes` are for humans and never reach the model. */
-function characterDefinition(card: CharacterCardData): string {
+/** The card as a system prompt; a card's own system_prompt may embed the default via {{original}}. */
+function characterDefinition(card: CharacterCard): string {
+  const data = card.data;
+  const systemPrompt = data.system_prompt.trim()
+    ? applyMacros(data.system_prompt, { char: '{{char}}', user: '{{user}}', original: DEFAULT_SYSTEM_PROMPT })
+    : DEFAULT_SYSTEM_PROMPT;
   const sections = [
-    card.system_prompt || `You are {{char}}. Stay in character and reply to {{user}} as {{char}} would.`,
-    card.description && `{{char}}'s description:\n${card.description}`,
-    card.personality && `{{char}}'s personality: ${card.personality}`,
-    card.scenario && `Scenario: ${card.scenario}`,
-    card.mes_example && `Example dialogue:\n${card.mes_example}`,
+    systemPrompt,
+    data.description && `{{char}}'s description:\n${data.description}`,
+    data.personality && `{{char}}'s personality: ${data.personality}`,
+    data.scenario && `Scenario: ${data.scenario}`,
+    data.mes_example && `Example dialogue:\n${data.mes_example}`,
   ];
   return sections.filter(Boolean).join('\n\n');
 }

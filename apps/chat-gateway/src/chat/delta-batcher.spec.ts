@@ -4,25 +4,30 @@ describe('DeltaBatcher', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  it('coalesces tokens that arrive within the flush window into one message', () => {
+  it('sends the first text at once, then coalesces what arrives within the flush window', () => {
     const sent: [number, string][] = [];
     const batcher = new DeltaBatcher({ flushMs: 30, flushChars: 64 }, (i, d) => sent.push([i, d]));
     ['Hel', 'lo', ' wor', 'ld'].forEach((t) => batcher.push(t));
-    expect(sent).toEqual([]);
+    expect(sent).toEqual([[0, 'Hel']]);
     jest.advanceTimersByTime(30);
-    expect(sent).toEqual([[0, 'Hello world']]);
+    expect(sent).toEqual([
+      [0, 'Hel'],
+      [1, 'lo world'],
+    ]);
   });
 
   it('flushes at once when the size threshold is reached, numbering batches in order', () => {
     const sent: [number, string][] = [];
     const batcher = new DeltaBatcher({ flushMs: 1_000, flushChars: 4 }, (i, d) => sent.push([i, d]));
-    batcher.push('ab');
-    batcher.push('cd');
-    batcher.push('e');
+    batcher.push('a');
+    batcher.push('bc');
+    batcher.push('de');
+    batcher.push('f');
     batcher.flush();
     expect(sent).toEqual([
-      [0, 'abcd'],
-      [1, 'e'],
+      [0, 'a'],
+      [1, 'bcde'],
+      [2, 'f'],
     ]);
   });
 

@@ -12,6 +12,7 @@ import { characterCardSchema } from '@echoloop/character-cards';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
 import { ConversationsService } from '../conversations/conversations.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { TtlCache } from '../common/ttl-cache';
 import { LimitsService } from '../limits/limits.service';
 import { buildPrompt } from '../prompt/prompt-builder';
 import { assessCrisis, type CrisisAssessment } from '../safety/crisis-detector';
@@ -26,6 +27,13 @@ const SERVICE = 'chat-gateway';
 
 export interface TurnAck {
   userMessageId: string;
+  replyId: string;
+}
+
+interface TurnInProgress {
+  userId: string;
+  conversation: ConversationEntity;
+  userMessage: MessageEntity;
   replyId: string;
 }
 
@@ -45,6 +53,9 @@ interface InFlight {
 @Injectable()
 export class TurnService {
   private readonly inFlight = new Map<string, InFlight>();
+  /** Hot-path lookups that rarely change: an edit shows within the ttl. */
+  private readonly characters = new TtlCache<string, CharacterEntity>(10_000);
+  private readonly displayNames = new TtlCache<string, string>(60_000);
   private readonly ttft: Histogram;
   private readonly flagged: Counter<'category'>;
 
@@ -71,7 +82,7 @@ export class TurnService {
 
   /** Stores the user message (idempotently) and starts the reply; resolves with the ids for the ack. */
   async send(userId: string, input: SendMessageInput, sink: TurnSink): Promise<TurnAck> {
-    await this.conversations.owned(userId, input.conversationId);
+    const conversation = await this.conversations.owned(userId, input.conversationId);
     const { message, created } = await this.storeUserMessage(userId, input);
     if (!created) {
       const running = this.inFlight.get(message.id);
@@ -89,7 +100,7 @@ export class TurnService {
         return { userMessageId: message.id, replyId: reply.id };
       }
     }
-    return this.startReply(userId, message, sink);
+    return this.startReply(userId, conversation, message, sink);
   }
 
   /** A new alternative reply (swipe) to the same user message; earlier alternatives are kept. */
@@ -107,7 +118,8 @@ export class TurnService {
       return { userMessageId: parent.id, replyId: running.replyId };
     }
     await this.limits.admit(userId, this.streamsOf(userId));
-    return this.startReply(userId, parent, sink);
+    const conversation = await this.conversations.owned(userId, parent.conversationId);
+    return this.startReply(userId, conversation, parent, sink);
   }
 
   /** Records which alternative the user kept: it becomes the one later turns see. */
@@ -157,11 +169,17 @@ export class TurnService {
     return [...this.inFlight.values()].filter((running) => running.userId === userId).length;
   }
 
-  private startReply(userId: string, message: MessageEntity, sink: TurnSink): TurnAck {
+  private startReply(
+    userId: string,
+    conversation: ConversationEntity,
+    message: MessageEntity,
+    sink: TurnSink,
+  ): TurnAck {
     const running: InFlight = { userId, replyId: randomUUID(), abort: new AbortController(), sinks: [sink] };
     this.inFlight.set(message.id, running);
-    void this.reply(userId, message, running.replyId, running.abort.signal, fanOut(running.sinks)).finally(
-      () => this.inFlight.delete(message.id),
+    const turn = { userId, conversation, userMessage: message, replyId: running.replyId };
+    void this.reply(turn, running.abort.signal, fanOut(running.sinks)).finally(() =>
+      this.inFlight.delete(message.id),
     );
     return { userMessageId: message.id, replyId: running.replyId };
   }
@@ -197,13 +215,8 @@ export class TurnService {
     }
   }
 
-  private async reply(
-    userId: string,
-    userMessage: MessageEntity,
-    replyId: string,
-    signal: AbortSignal,
-    sink: TurnSink,
-  ): Promise<void> {
+  private async reply(turn: TurnInProgress, signal: AbortSignal, sink: TurnSink): Promise<void> {
+    const { userMessage, replyId } = turn;
     const conversationId = userMessage.conversationId;
     const started = performance.now();
     let ttft = 0;
@@ -219,12 +232,7 @@ export class TurnService {
       const maxTokens = checkpoint.decoding.maxTokens ?? this.env.LLM_MAX_TOKENS;
       const safety = assessCrisis(userMessage.content);
       for (const category of safety.categories) this.flagged.inc({ category });
-      const context = await this.loadContext(
-        userId,
-        userMessage,
-        checkpoint.contextTokens - maxTokens,
-        safety,
-      );
+      const context = await this.loadContext(turn, checkpoint.contextTokens - maxTokens, safety);
       let finishReason: 'stop' | 'length' | 'cancelled' = 'stop';
       let usage = { promptTokens: 0, completionTokens: 0 };
       try {
@@ -266,7 +274,7 @@ export class TurnService {
         latencyMs: { ttft: Math.round(ttft), total: Math.round(total) },
         checkpointId,
       };
-      await this.persist(userId, userMessage, context, done, filter.reasoning);
+      await this.persist(turn, context, done, filter.reasoning);
       sink.done(done);
     } catch (error) {
       batcher.flush();
@@ -280,47 +288,47 @@ export class TurnService {
   }
 
   private async loadContext(
-    userId: string,
-    userMessage: MessageEntity,
+    { userId, conversation, userMessage }: TurnInProgress,
     budgetTokens: number,
     safety: CrisisAssessment,
   ) {
-    const conversation = await this.db
-      .getRepository(ConversationEntity)
-      .findOneByOrFail({ id: userMessage.conversationId });
-    const character = await this.db
-      .getRepository(CharacterEntity)
-      .findOneByOrFail({ id: conversation.characterId });
-    const user = await this.db.getRepository(UserEntity).findOneByOrFail({ id: userId });
-    const earlier = await this.db
-      .getRepository(MessageEntity)
-      .createQueryBuilder('m')
-      .where('m.conversation_id = :id', { id: conversation.id })
-      .andWhere("m.status = 'complete'")
-      .andWhere('m.selected')
-      .andWhere('(m.created_at, m.id) < (:createdAt, :messageId)', {
-        createdAt: userMessage.createdAt,
-        messageId: userMessage.id,
-      })
-      .orderBy('m.created_at', 'DESC')
-      .addOrderBy('m.id', 'DESC')
-      .take(HISTORY_LIMIT)
-      .getMany();
+    const [character, userName, earlier] = await Promise.all([
+      this.characters.get(conversation.characterId, (id) =>
+        this.db.getRepository(CharacterEntity).findOneByOrFail({ id }),
+      ),
+      this.displayNames.get(
+        userId,
+        async (id) => (await this.db.getRepository(UserEntity).findOneByOrFail({ id })).displayName,
+      ),
+      this.db
+        .getRepository(MessageEntity)
+        .createQueryBuilder('m')
+        .where('m.conversation_id = :id', { id: conversation.id })
+        .andWhere("m.status = 'complete'")
+        .andWhere('m.selected')
+        .andWhere('(m.created_at, m.id) < (:createdAt, :messageId)', {
+          createdAt: userMessage.createdAt,
+          messageId: userMessage.id,
+        })
+        .orderBy('m.created_at', 'DESC')
+        .addOrderBy('m.id', 'DESC')
+        .take(HISTORY_LIMIT)
+        .getMany(),
+    ]);
     const history: ChatMessage[] = earlier.reverse().map((m) => ({ role: m.role, content: m.content }));
     const prompt = buildPrompt({
       card: characterCardSchema.parse(character.card),
-      userName: user.displayName,
+      userName,
       history,
       userMessage: userMessage.content,
       budgetTokens,
       ...(safety.flagged && { safetyInstructions: this.env.SAFETY_INSTRUCTIONS }),
     });
-    return { conversation, safety, prompt: prompt.messages, history: history.slice(prompt.droppedTurns) };
+    return { safety, prompt: prompt.messages, history: history.slice(prompt.droppedTurns) };
   }
 
   private async persist(
-    userId: string,
-    userMessage: MessageEntity,
+    { userId, userMessage, conversation }: TurnInProgress,
     context: Awaited<ReturnType<TurnService['loadContext']>>,
     done: TurnDone,
     reasoning: string | null,
@@ -357,7 +365,7 @@ export class TurnService {
           turnId: reply.id,
           conversationId: done.conversationId,
           userId,
-          characterId: context.conversation.characterId,
+          characterId: conversation.characterId,
           checkpointId: done.checkpointId,
           experimentId: null,
           armId: null,

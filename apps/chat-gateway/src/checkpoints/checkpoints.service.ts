@@ -3,6 +3,7 @@ import { CheckpointEntity } from '@echoloop/persistence';
 import { ConflictException, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
+import { TtlCache } from '../common/ttl-cache';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import type { CreateCheckpointInput } from './checkpoint.schemas';
 
@@ -15,6 +16,7 @@ const UNIQUE_VIOLATION = '23505';
 @Injectable()
 export class CheckpointsService implements OnApplicationBootstrap {
   private readonly clients = new Map<string, { version: number; client: ChatModelClient }>();
+  private readonly defaults = new TtlCache<'default', CheckpointEntity>(5_000);
 
   constructor(
     @InjectRepository(CheckpointEntity) private readonly checkpoints: Repository<CheckpointEntity>,
@@ -37,8 +39,9 @@ export class CheckpointsService implements OnApplicationBootstrap {
     });
   }
 
-  async defaultCheckpoint(): Promise<CheckpointEntity> {
-    return this.checkpoints.findOneByOrFail({ isDefault: true });
+  /** Read on every turn, so cached briefly: a change of default reaches every turn within a few seconds. */
+  defaultCheckpoint(): Promise<CheckpointEntity> {
+    return this.defaults.get('default', () => this.checkpoints.findOneByOrFail({ isDefault: true }));
   }
 
   list(): Promise<CheckpointEntity[]> {

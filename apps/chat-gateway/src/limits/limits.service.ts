@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { TtlCache } from '../common/ttl-cache';
 import { TokenBuckets } from './token-bucket';
 
 const MINUTE_MS = 60_000;
@@ -12,6 +13,8 @@ const MINUTE_MS = 60_000;
 @Injectable()
 export class LimitsService {
   private readonly rate: TokenBuckets;
+  /** Today's count per user, read from the database once a minute and counted locally in between. */
+  private readonly sentToday = new TtlCache<string, { count: number }>(60_000);
 
   constructor(
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
@@ -39,17 +42,8 @@ export class LimitsService {
         Math.ceil(waitMs / 1_000),
       );
     }
-    const sentToday = await this.db
-      .getRepository(MessageEntity)
-      .createQueryBuilder('m')
-      .innerJoin('conversations', 'c', 'c.id = m.conversation_id')
-      .where(
-        "c.user_id = :userId AND m.role = 'user' AND m.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'",
-        {
-          userId,
-        },
-      )
-      .getCount();
+    const today = await this.sentToday.get(`${userId}:${utcDay()}`, () => this.countSentToday(userId));
+    const sentToday = today.count;
     if (sentToday >= this.env.DAILY_MESSAGE_QUOTA) {
       throw new RetryAfterException(
         429,
@@ -58,8 +52,24 @@ export class LimitsService {
         secondsUntilUtcMidnight(),
       );
     }
+    today.count++;
+  }
+
+  private async countSentToday(userId: string): Promise<{ count: number }> {
+    const count = await this.db
+      .getRepository(MessageEntity)
+      .createQueryBuilder('m')
+      .innerJoin('conversations', 'c', 'c.id = m.conversation_id')
+      .where(
+        "c.user_id = :userId AND m.role = 'user' AND m.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'",
+        { userId },
+      )
+      .getCount();
+    return { count };
   }
 }
+
+const utcDay = (now = new Date()): string => now.toISOString().slice(0, 10);
 
 function secondsUntilUtcMidnight(now = new Date()): number {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);

@@ -87,6 +87,30 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
       expect((await f.http(undefined, 'GET', '/health/live')).status).toBe(200);
     });
 
+    it('authenticates services with API keys that admins issue and revoke', async () => {
+      const admin = await f.registerWithRoles(['admin']);
+      const issued = await f.http(admin.token, 'POST', '/v1/api-keys', {
+        name: 'labeller',
+        roles: ['experimenter'],
+      });
+      expect(issued).toMatchObject({
+        status: 201,
+        body: { key: expect.stringMatching(/^elk_/), roles: ['experimenter'] },
+      });
+      const asService = (key: string) =>
+        fetch(`${f.gateway.url}/v1/checkpoints`, { headers: { 'x-api-key': key } }).then((r) => r.status);
+      expect(await asService(issued.body.key)).toBe(200);
+      expect(await asService('elk_not-a-real-key')).toBe(401);
+      const listed = await f.http(admin.token, 'GET', '/v1/api-keys');
+      expect(JSON.stringify(listed.body)).not.toContain(issued.body.key);
+      expect(
+        (await f.http((await f.register()).token, 'POST', '/v1/api-keys', { name: 'x', roles: ['admin'] }))
+          .status,
+      ).toBe(403);
+      expect((await f.http(admin.token, 'DELETE', `/v1/api-keys/${issued.body.id}`)).status).toBe(204);
+      expect(await asService(issued.body.key)).toBe(401);
+    });
+
     it('lets only admins create characters', async () => {
       const { token } = await f.register();
       const res = await f.http(token, 'POST', '/v1/characters', {

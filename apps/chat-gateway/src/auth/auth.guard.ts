@@ -11,6 +11,7 @@ import type { Request } from 'express';
 import { IS_PUBLIC } from '@echoloop/platform';
 import { REQUIRED_ROLES } from './auth.decorators';
 import type { Principal } from './principal';
+import { ApiKeysService } from './api-keys.service';
 import { TokenService } from './token.service';
 
 export function hasRole(principal: Principal, required: readonly Role[] | undefined): boolean {
@@ -29,6 +30,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: TokenService,
+    private readonly apiKeys: ApiKeysService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -37,8 +39,7 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
 
     const request = context.switchToHttp().getRequest<Request & { principal?: Principal }>();
-    const token = bearerToken(request.headers.authorization);
-    const principal = token ? await this.tokens.verify(token) : undefined;
+    const principal = await this.authenticate(request);
     if (!principal) {
       throw new UnauthorizedException({
         error: { code: 'unauthorized', message: 'A valid access token is required' },
@@ -51,5 +52,13 @@ export class AuthGuard implements CanActivate {
     }
     request.principal = principal;
     return true;
+  }
+
+  /** A user's bearer token, or a service's `x-api-key`. */
+  private async authenticate(request: Request): Promise<Principal | undefined> {
+    const apiKey = request.headers['x-api-key'];
+    if (typeof apiKey === 'string') return this.apiKeys.authenticate(apiKey);
+    const token = bearerToken(request.headers.authorization);
+    return token ? this.tokens.verify(token) : undefined;
   }
 }

@@ -1,7 +1,9 @@
-import { UserEntity } from '@echoloop/persistence';
+import { ApiKeyEntity, UserEntity } from '@echoloop/persistence';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiKeysController } from './api-keys.controller';
+import { ApiKeysService } from './api-keys.service';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
@@ -9,9 +11,9 @@ import { MeController } from './me.controller';
 import { TokenService } from './token.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity])],
-  controllers: [AuthController, MeController],
-  providers: [AuthService, TokenService, { provide: APP_GUARD, useClass: AuthGuard }],
+  imports: [TypeOrmModule.forFeature([UserEntity, ApiKeyEntity])],
+  controllers: [AuthController, MeController, ApiKeysController],
+  providers: [AuthService, TokenService, ApiKeysService, { provide: APP_GUARD, useClass: AuthGuard }],
   exports: [TokenService],
 })
 export class AuthModule {}

@@ -43,9 +43,10 @@ export class ApiKeysService {
   }
 
   async revoke(id: string): Promise<void> {
-    const result = await this.keys.update({ id, revokedAt: IsNull() }, { revokedAt: new Date() });
-    if (!result.affected)
-      throw new NotFoundException({ error: { code: 'not_found', message: 'API key not found' } });
+    const row = await this.keys.findOneBy({ id, revokedAt: IsNull() });
+    if (!row) throw new NotFoundException({ error: { code: 'not_found', message: 'API key not found' } });
+    await this.keys.update({ id }, { revokedAt: new Date() });
+    this.principals.delete(row.keyHash);
   }
 
   /** The service principal for a live key; undefined for an unknown or revoked one. */

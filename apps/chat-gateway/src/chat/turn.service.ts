@@ -205,9 +205,16 @@ export class TurnService {
     if (existing) return { message: existing, created: false };
     await this.limits.admit(userId, this.streamsOf(userId));
     try {
-      const message = await repo.save(
-        repo.create({ conversationId, role: 'user', content, clientMessageId }),
-      );
+      // A plain INSERT ... RETURNING: one round trip on the path to the first token (save() would add a
+      // transaction around it and a second read).
+      const { generatedMaps } = await repo.insert({ conversationId, role: 'user', content, clientMessageId });
+      const message = repo.create({
+        conversationId,
+        role: 'user',
+        content,
+        clientMessageId,
+        ...generatedMaps[0],
+      });
       return { message, created: true };
     } catch (error) {
       if ((error as { driverError?: { code?: string } }).driverError?.code !== UNIQUE_VIOLATION) throw error;

@@ -16,11 +16,17 @@ export interface AppExit {
 }
 
 function launch(app: string, env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
-    cwd: ROOT,
-    env: { ...process.env, SWC_NODE_PROJECT: 'tsconfig.base.json', PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // APP_NODE_ARGS passes extra node flags to the app (e.g. `--cpu-prof` when profiling a benchmark).
+  const nodeArgs = process.env['APP_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '-r', '@swc-node/register', `apps/${app}/src/main.ts`],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SWC_NODE_PROJECT: 'tsconfig.base.json', PORT: '0', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

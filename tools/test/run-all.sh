@@ -34,6 +34,7 @@ gate format npx prettier --check .
 gate lint npx nx run-many -t lint --outputStyle=static
 gate typecheck npx nx run-many -t typecheck --outputStyle=static
 gate compose bash tools/ci/validate-compose.sh
+gate compose-validator bash docker/validate/selftest.sh
 
 log "jest: unit and integration suites"
 npx jest --ci --selectProjects unit integration --json --outputFile="$RESULTS/jest.json" --maxWorkers=2 2>&1 |

@@ -1,5 +1,10 @@
 import { CoreTables1795289640249 } from './1795289640249-CoreTables';
 import { RegistryFeedbackApiKeys1795291472180 } from './1795291472180-RegistryFeedbackApiKeys';
+import { ConversationMemory1795294004639 } from './1795294004639-ConversationMemory';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
-export const MIGRATIONS = [CoreTables1795289640249, RegistryFeedbackApiKeys1795291472180];
+export const MIGRATIONS = [
+  CoreTables1795289640249,
+  RegistryFeedbackApiKeys1795291472180,
+  ConversationMemory1795294004639,
+];

@@ -14,6 +14,7 @@ import { CheckpointsModule } from '../checkpoints/checkpoints.module';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { ChatGateway } from './chat.gateway';
 import { LimitsService } from '../limits/limits.service';
+import { MemoryService } from '../memory/memory.service';
 import { FeedbackService } from './feedback.service';
 import { MessagesController } from './messages.controller';
 import { RepliesController } from './replies.controller';
@@ -38,6 +39,7 @@ class OutboxRelayLifecycle implements OnApplicationBootstrap, OnApplicationShutd
     ChatGateway,
     TurnService,
     LimitsService,
+    MemoryService,
     FeedbackService,
     OutboxRelayLifecycle,
     {

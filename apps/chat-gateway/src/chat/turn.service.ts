@@ -14,7 +14,9 @@ import { ConversationsService } from '../conversations/conversations.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { TtlCache } from '../common/ttl-cache';
 import { LimitsService } from '../limits/limits.service';
+import { MemoryService } from '../memory/memory.service';
 import { buildPrompt } from '../prompt/prompt-builder';
+import { TokenCalibration } from '../prompt/token-calibration';
 import { assessCrisis, type CrisisAssessment } from '../safety/crisis-detector';
 import type { SendMessageInput } from './chat.schemas';
 import { DeltaBatcher } from './delta-batcher';
@@ -56,6 +58,8 @@ export class TurnService {
   /** Hot-path lookups that rarely change: an edit shows within the ttl. */
   private readonly characters = new TtlCache<string, CharacterEntity>(10_000);
   private readonly displayNames = new TtlCache<string, string>(60_000);
+  /** The endpoint's real prompt token counts, learnt from each reply's usage, correct our estimate. */
+  private readonly calibration = new TokenCalibration();
   private readonly ttft: Histogram;
   private readonly flagged: Counter<'category'>;
 
@@ -65,6 +69,7 @@ export class TurnService {
     private readonly conversations: ConversationsService,
     private readonly checkpoints: CheckpointsService,
     private readonly limits: LimitsService,
+    private readonly memory: MemoryService,
     private readonly relay: OutboxRelay,
     private readonly logger: PinoLogger,
     metrics: MetricsService,
@@ -239,7 +244,12 @@ export class TurnService {
       const maxTokens = checkpoint.decoding.maxTokens ?? this.env.LLM_MAX_TOKENS;
       const safety = assessCrisis(userMessage.content);
       for (const category of safety.categories) this.flagged.inc({ category });
-      const context = await this.loadContext(turn, checkpoint.contextTokens - maxTokens, safety);
+      const context = await this.loadContext(
+        turn,
+        checkpoint.id,
+        checkpoint.contextTokens - maxTokens,
+        safety,
+      );
       let finishReason: 'stop' | 'length' | 'cancelled' = 'stop';
       let usage = { promptTokens: 0, completionTokens: 0 };
       try {
@@ -281,8 +291,18 @@ export class TurnService {
         latencyMs: { ttft: Math.round(ttft), total: Math.round(total) },
         checkpointId,
       };
+      this.calibration.observe(checkpoint.id, context.uncalibratedEstimate, usage.promptTokens);
       await this.persist(turn, context, done, filter.reasoning);
       sink.done(done);
+      this.memory.remember(
+        {
+          conversationId,
+          dropped: context.dropped,
+          previousSummary: turn.conversation.summary,
+          summaryThrough: turn.conversation.summaryThrough,
+        },
+        checkpoint,
+      );
     } catch (error) {
       batcher.flush();
       const failure =
@@ -296,9 +316,11 @@ export class TurnService {
 
   private async loadContext(
     { userId, conversation, userMessage }: TurnInProgress,
+    checkpointId: string,
     budgetTokens: number,
     safety: CrisisAssessment,
   ) {
+    const tokenFactor = this.calibration.factor(checkpointId);
     const [character, userName, earlier] = await Promise.all([
       this.characters.get(conversation.characterId, (id) =>
         this.db.getRepository(CharacterEntity).findOneByOrFail({ id }),
@@ -322,16 +344,28 @@ export class TurnService {
         .take(HISTORY_LIMIT)
         .getMany(),
     ]);
-    const history: ChatMessage[] = earlier.reverse().map((m) => ({ role: m.role, content: m.content }));
+    const ordered = earlier.reverse();
+    const history: ChatMessage[] = ordered.map((m) => ({ role: m.role, content: m.content }));
     const prompt = buildPrompt({
       card: characterCardSchema.parse(character.card),
       userName,
       history,
+      memory: conversation.summary,
+      tokenFactor,
       userMessage: userMessage.content,
       budgetTokens,
       ...(safety.flagged && { safetyInstructions: this.env.SAFETY_INSTRUCTIONS }),
     });
-    return { safety, prompt: prompt.messages, history: history.slice(prompt.droppedTurns) };
+    const dropped = ordered
+      .slice(0, prompt.droppedTurns)
+      .map((m) => ({ role: m.role, content: m.content, createdAt: m.createdAt }));
+    return {
+      safety,
+      prompt: prompt.messages,
+      history: history.slice(prompt.droppedTurns),
+      dropped,
+      uncalibratedEstimate: prompt.estimatedTokens / tokenFactor,
+    };
   }
 
   private async persist(

@@ -89,6 +89,21 @@ describe('buildPrompt', () => {
     expect(system).toContain('If Sam is in danger');
   });
 
+  it('keeps less history when the endpoint counts more tokens than estimated', () => {
+    const plain = build({ history, budgetTokens: 1_500 });
+    const calibrated = build({ history, budgetTokens: 1_500, tokenFactor: 2 });
+    expect(calibrated.droppedTurns).toBeGreaterThan(plain.droppedTurns);
+    expect(calibrated.estimatedTokens).toBeLessThanOrEqual(1_500 * 0.9);
+  });
+
+  it('carries the rolling memory after the character definition', () => {
+    const system = build({ memory: 'Sam has a cat called Miso.' }).messages[0]?.content ?? '';
+    expect(system).toContain(
+      'What you remember from earlier in this conversation:\nSam has a cat called Miso.',
+    );
+    expect(system.indexOf('gentle')).toBeLessThan(system.indexOf('Miso'));
+  });
+
   it('estimates tokens from length', () => {
     expect(estimateTokens('a'.repeat(400))).toBe(104);
   });

@@ -14,6 +14,10 @@ export interface PromptInput {
   userMessage: string;
   /** Tokens the prompt may use: the model's context minus the reply's max_tokens. */
   budgetTokens: number;
+  /** Real tokens per estimated token for this checkpoint (TokenCalibration); 1 when unknown. */
+  tokenFactor?: number;
+  /** The conversation's rolling summary of turns that no longer fit. */
+  memory?: string | null;
   /** Filled by persona inference (later); empty for now. */
   personaGuidance?: string;
   /** Crisis resources and instructions when the turn is flagged. */
@@ -26,6 +30,7 @@ export interface Prompt {
   droppedTurns: number;
   /** Lorebook entries inserted, by index in the card's character_book. */
   lorebookEntries: number[];
+  /** Our estimate of the prompt's tokens, calibration included. */
   estimatedTokens: number;
 }
 
@@ -46,18 +51,27 @@ const LOREBOOK_SHARE = 0.25;
  */
 export function buildPrompt(input: PromptInput): Prompt {
   const { card } = input;
+  const factor = input.tokenFactor ?? 1;
+  const estimate = (text: string) => Math.ceil(estimateTokens(text) * factor);
   const names = { char: characterNameForMacros(card), user: input.userName };
   const budget = Math.floor(input.budgetTokens * SAFETY_MARGIN);
   const recent = [...input.history.map((m) => m.content), input.userMessage];
   const lore = activateLorebook(card.data.character_book, {
     recentMessages: recent,
     budgetTokens: Math.floor(budget * LOREBOOK_SHARE),
-    estimateTokens,
+    estimateTokens: estimate,
   });
   const worldInfo = lore.entries.length
     ? `World info:\n${lore.entries.map((e) => e.content).join('\n')}`
     : '';
-  const system = [characterDefinition(card), worldInfo, input.personaGuidance, input.safetyInstructions]
+  const memory = input.memory ? `What you remember from earlier in this conversation:\n${input.memory}` : '';
+  const system = [
+    characterDefinition(card),
+    worldInfo,
+    memory,
+    input.personaGuidance,
+    input.safetyInstructions,
+  ]
     .filter((part): part is string => Boolean(part?.trim()))
     .map((part) => applyMacros(part, names))
     .join('\n\n');
@@ -68,10 +82,10 @@ export function buildPrompt(input: PromptInput): Prompt {
     { role: 'user', content: input.userMessage },
   ];
 
-  let used = [head, ...tail].reduce((sum, m) => sum + estimateTokens(m.content), 0);
+  let used = [head, ...tail].reduce((sum, m) => sum + estimate(m.content), 0);
   const kept: ChatMessage[] = [];
   for (const message of [...input.history].reverse()) {
-    const cost = estimateTokens(message.content);
+    const cost = estimate(message.content);
     if (used + cost > budget) break;
     used += cost;
     kept.unshift(message);

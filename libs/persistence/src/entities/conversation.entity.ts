@@ -34,6 +34,14 @@ export class ConversationEntity {
   @Column({ type: 'text', nullable: true })
   title!: string | null;
 
+  /** Rolling summary of the turns that no longer fit the model's context, so long conversations keep memory. */
+  @Column({ type: 'text', nullable: true })
+  summary!: string | null;
+
+  /** The newest message the summary covers (by creation time). */
+  @Column({ name: 'summary_through', type: 'timestamptz', nullable: true })
+  summaryThrough!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

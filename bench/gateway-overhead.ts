@@ -189,7 +189,8 @@ async function run(databaseUrl: string, modelUrl: string, characterId: string): 
   );
   log(`gateway pid ${gatewayPid}, model ${modelUrl}; creating ${maxLevel} users`);
   try {
-    print(await measure(gatewayPid, modelUrl, await createUsers(gateway, maxLevel, characterId)));
+    const results = await measure(gatewayPid, modelUrl, await createUsers(gateway, maxLevel, characterId));
+    print(results, await insideGateway(gateway.url));
   } finally {
     await gateway.stop();
   }
@@ -229,7 +230,20 @@ async function measure(gatewayPid: number, modelUrl: string, users: BenchUser[])
   return results;
 }
 
-function print(results: Awaited<ReturnType<typeof measure>>) {
+/** The gateway's own view: mean time from starting a reply to its first token (model TTFT included). */
+async function insideGateway(url: string): Promise<{ meanReplyStartToFirstTokenMs: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const value = (name: string) =>
+    Number(new RegExp(`^${name}\\{[^}]*\\} ([\\d.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const sum = value('chat_time_to_first_token_seconds_sum');
+  const count = value('chat_time_to_first_token_seconds_count');
+  return { meanReplyStartToFirstTokenMs: round((sum / count) * 1_000) };
+}
+
+function print(
+  results: Awaited<ReturnType<typeof measure>>,
+  gatewayView: { meanReplyStartToFirstTokenMs: number },
+) {
   const fmt = (s: Summary) => `${s.p50} / ${s.p99}`;
   const header = [
     'streams',
@@ -263,6 +277,7 @@ function print(results: Awaited<ReturnType<typeof measure>>) {
   mkdirSync(path.dirname(out), { recursive: true });
   const report = {
     benchmark: 'gateway-overhead',
+    gatewayView,
     at: new Date().toISOString(),
     rate: Number(values.rate),
     tokens: Number(values.tokens),

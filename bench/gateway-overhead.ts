@@ -181,6 +181,7 @@ async function run(databaseUrl: string, modelUrl: string, characterId: string): 
     LLM_BASE_URL: modelUrl,
     LLM_MODEL: 'bench-model',
     RATE_LIMIT_PER_MINUTE: '100000',
+    AUTH_ATTEMPTS_PER_MINUTE: '100000',
     DAILY_MESSAGE_QUOTA: '100000',
     DATABASE_POOL_SIZE: '40',
   });

@@ -71,6 +71,12 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
       expect(wrong).toMatchObject({ status: 401, body: { error: { code: 'invalid_credentials' } } });
       const malformed = await f.http(undefined, 'POST', '/v1/auth/login', '{"email":');
       expect(malformed.status).toBe(400);
+      const nul = await f.http(undefined, 'POST', '/v1/auth/register', {
+        email: `nul-${randomUUID()}@example.com`,
+        password: 'long enough',
+        displayName: 'A\u0000B',
+      });
+      expect(nul).toMatchObject({ status: 400, body: { error: { details: [{ path: 'displayName' }] } } });
     });
 
     it('guards every private route', async () => {
@@ -101,6 +107,10 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
         fetch(`${f.gateway.url}/v1/checkpoints`, { headers: { 'x-api-key': key } }).then((r) => r.status);
       expect(await asService(issued.body.key)).toBe(200);
       expect(await asService('elk_not-a-real-key')).toBe(401);
+      const userRoute = await fetch(`${f.gateway.url}/v1/conversations`, {
+        headers: { 'x-api-key': issued.body.key },
+      });
+      expect(userRoute.status).toBe(403);
       const listed = await f.http(admin.token, 'GET', '/v1/api-keys');
       expect(JSON.stringify(listed.body)).not.toContain(issued.body.key);
       expect(
@@ -259,6 +269,7 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
       for (const payload of [
         { conversationId, content: 'x'.repeat(4_001), clientMessageId: 'big' },
         { conversationId, content: '   ', clientMessageId: 'empty' },
+        { conversationId, content: 'a NUL \u0000 byte', clientMessageId: 'nul' },
         { conversationId: 'nope', content: 'hi', clientMessageId: 'c' },
         { content: 'hi' },
       ]) {

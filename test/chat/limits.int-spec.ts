@@ -79,6 +79,19 @@ describe('per-user limits', () => {
     }
   });
 
+  it('throttles repeated login attempts on one account, without revealing anything else', async () => {
+    const { token } = await f.register();
+    const email = (await f.http(token, 'GET', '/v1/me')).body.email;
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push(
+        (await f.http(undefined, 'POST', '/v1/auth/login', { email, password: 'wrong guess' })).status,
+      );
+    }
+    expect(statuses.slice(0, 9).every((s) => s === 401)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
   it('enforces the daily quota until midnight UTC', async () => {
     const { token } = await f.register();
     const conversationId = await conversationFor(token);

@@ -23,6 +23,8 @@ export const gatewayEnv = serviceEnv
     LLM_MAX_TOKENS: z.coerce.number().int().positive().default(256),
     /** The served model's context window (vLLM's max_model_len). */
     LLM_CONTEXT_TOKENS: z.coerce.number().int().positive().default(2_048),
+    /** Login and registration attempts per minute from one client address (each costs a scrypt hash). */
+    AUTH_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(30),
     /** Turns a user may start per minute (burst included), per day, and stream at once. */
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
     DAILY_MESSAGE_QUOTA: z.coerce.number().int().positive().default(1_000),

@@ -27,3 +27,4 @@ export { IS_PUBLIC, Public } from './http/public.decorator';
 export { enqueueEvent } from './outbox/enqueue-event';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox/outbox-relay';
 export { RetryAfterException } from './http/retry-after.exception';
+export { userText } from './http/text';

@@ -1,21 +1,46 @@
-import { Public, ZodValidationPipe } from '@echoloop/platform';
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Public, RetryAfterException, ZodValidationPipe } from '@echoloop/platform';
+import { Body, Controller, HttpCode, Inject, Ip, Post } from '@nestjs/common';
+import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { TokenBuckets } from '../limits/token-bucket';
 import { loginSchema, registerSchema, type LoginInput, type RegisterInput } from './auth.schemas';
 import { AuthService } from './auth.service';
 
 @Public()
 @Controller('v1/auth')
 export class AuthController {
-  constructor(private readonly auth: AuthService) {}
+  /** Each attempt costs a 32 MiB scrypt hash: bound guessing and floods per client address and per account. */
+  private readonly perAddress: TokenBuckets;
+  private readonly perAccount = new TokenBuckets(10, 60_000);
+
+  constructor(
+    private readonly auth: AuthService,
+    @Inject(GATEWAY_ENV) env: GatewayEnv,
+  ) {
+    this.perAddress = new TokenBuckets(env.AUTH_ATTEMPTS_PER_MINUTE, 60_000);
+  }
 
   @Post('register')
-  register(@Body(new ZodValidationPipe(registerSchema)) input: RegisterInput) {
+  register(@Ip() ip: string, @Body(new ZodValidationPipe(registerSchema)) input: RegisterInput) {
+    this.throttle(ip, input.email);
     return this.auth.register(input);
   }
 
   @Post('login')
   @HttpCode(200)
-  login(@Body(new ZodValidationPipe(loginSchema)) input: LoginInput) {
+  login(@Ip() ip: string, @Body(new ZodValidationPipe(loginSchema)) input: LoginInput) {
+    this.throttle(ip, input.email);
     return this.auth.login(input);
+  }
+
+  private throttle(ip: string, email: string): void {
+    const waitMs = Math.max(this.perAddress.take(ip), this.perAccount.take(email));
+    if (waitMs > 0) {
+      throw new RetryAfterException(
+        429,
+        'rate_limited',
+        'Too many attempts; try again later',
+        Math.ceil(waitMs / 1_000),
+      );
+    }
   }
 }

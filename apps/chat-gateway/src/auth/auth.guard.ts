@@ -45,7 +45,14 @@ export class AuthGuard implements CanActivate {
         error: { code: 'unauthorized', message: 'A valid access token is required' },
       });
     }
-    if (!hasRole(principal, this.reflector.getAllAndOverride<Role[]>(REQUIRED_ROLES, targets))) {
+    const required = this.reflector.getAllAndOverride<Role[]>(REQUIRED_ROLES, targets);
+    // Services act on the routes that name a role; user-owned data (conversations, /me) needs a user.
+    if (principal.kind === 'service' && !required?.length) {
+      throw new ForbiddenException({
+        error: { code: 'forbidden', message: 'This route is for users, not API keys' },
+      });
+    }
+    if (!hasRole(principal, required)) {
       throw new ForbiddenException({
         error: { code: 'forbidden', message: 'Your role does not allow this' },
       });

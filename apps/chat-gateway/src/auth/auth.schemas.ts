@@ -1,3 +1,4 @@
+import { userText } from '@echoloop/platform';
 import { z } from 'zod';
 
 const email = z
@@ -9,7 +10,7 @@ export const registerSchema = z
   .object({
     email,
     password: z.string().min(8, 'must be at least 8 characters').max(128),
-    displayName: z.string().trim().min(1).max(80),
+    displayName: userText().trim().min(1).max(80),
   })
   .strict();
 

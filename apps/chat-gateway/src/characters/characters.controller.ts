@@ -59,7 +59,7 @@ export class CharactersController {
   @Post()
   @Roles('admin')
   async create(@CurrentPrincipal() principal: Principal, @Body() card: unknown) {
-    return view(await this.characters.create(card, principal.userId));
+    return view(await this.characters.create(card, creatorOf(principal)));
   }
 
   /** A card file as multipart field `file`: .png (chara/ccv3), .json or .charx (admins). */
@@ -72,7 +72,7 @@ export class CharactersController {
         error: { code: 'file_missing', message: 'Send the card as multipart field "file"' },
       });
     }
-    return view(await this.characters.importFile(file.buffer, file.originalname, principal.userId));
+    return view(await this.characters.importFile(file.buffer, file.originalname, creatorOf(principal)));
   }
 
   @Patch(':id')
@@ -105,3 +105,7 @@ export class CharactersController {
     return this.characters.remove(id);
   }
 }
+
+/** A character made with an API key has no human creator. */
+const creatorOf = (principal: Principal): string | null =>
+  principal.kind === 'user' ? principal.userId : null;

@@ -36,7 +36,7 @@ export class CharactersService {
   }
 
   /** From a JSON body: a V1, V2 or V3 card object. */
-  create(body: unknown, createdBy: string): Promise<CharacterEntity> {
+  create(body: unknown, createdBy: string | null): Promise<CharacterEntity> {
     return this.save(
       this.parse(() => parseCardJson(body as object)),
       createdBy,
@@ -44,7 +44,7 @@ export class CharactersService {
   }
 
   /** From an uploaded file: PNG (chara/ccv3 chunks), JSON or CHARX. */
-  importFile(bytes: Uint8Array, filename: string, createdBy: string): Promise<CharacterEntity> {
+  importFile(bytes: Uint8Array, filename: string, createdBy: string | null): Promise<CharacterEntity> {
     return this.save(
       this.parse(() => importCard(bytes, filename).card),
       createdBy,
@@ -107,7 +107,7 @@ export class CharactersService {
     }
   }
 
-  private save(card: CharacterCard, createdBy: string): Promise<CharacterEntity> {
+  private save(card: CharacterCard, createdBy: string | null): Promise<CharacterEntity> {
     return this.characters.save(
       this.characters.create({
         name: card.data.name,

@@ -1,11 +1,11 @@
+import { userText } from '@echoloop/platform';
 import { z } from 'zod';
 
 export const sendMessageSchema = (maxChars: number) =>
   z
     .object({
       conversationId: z.uuid(),
-      content: z
-        .string()
+      content: userText()
         .trim()
         .min(1, 'must not be empty')
         .max(maxChars, `must be at most ${maxChars} characters`),

@@ -1,6 +1,6 @@
 import { chatFeedbackV1, createEvent } from '@echoloop/contracts';
 import { FeedbackEntity } from '@echoloop/persistence';
-import { enqueueEvent, OutboxRelay } from '@echoloop/platform';
+import { enqueueEvent, OutboxRelay, userText } from '@echoloop/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -18,8 +18,8 @@ export const feedbackSchema = z
       .refine((value) => value !== 0, 'use -1 or 1 for thumbs, 1-5 for stars')
       .nullable()
       .optional(),
-    comment: z.string().trim().max(2_000).nullable().optional(),
-    tags: z.array(z.string().trim().min(1).max(40)).max(10).optional(),
+    comment: userText().trim().max(2_000).nullable().optional(),
+    tags: z.array(userText().trim().min(1).max(40)).max(10).optional(),
   })
   .strict()
   .refine((f) => f.rating != null || f.comment || f.tags?.length, 'give a rating, a comment or tags');

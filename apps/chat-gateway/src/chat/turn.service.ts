@@ -101,7 +101,8 @@ export class TurnService {
       });
       if (reply) {
         // A resend of a finished turn: answer with what was stored, never a second turn.
-        queueMicrotask(() => sink.done(storedReply(reply)));
+        // After the ack has gone out (a client matches done to the acked replyId).
+        setImmediate(() => sink.done(storedReply(reply)));
         return { userMessageId: message.id, replyId: reply.id };
       }
     }
@@ -183,9 +184,10 @@ export class TurnService {
     const running: InFlight = { userId, replyId: randomUUID(), abort: new AbortController(), sinks: [sink] };
     this.inFlight.set(message.id, running);
     const turn = { userId, conversation, userMessage: message, replyId: running.replyId };
-    void this.reply(turn, running.abort.signal, fanOut(running.sinks)).finally(() =>
-      this.inFlight.delete(message.id),
-    );
+    void this.reply(turn, running.abort.signal, fanOut(running.sinks)).finally(() => {
+      // A concurrent regenerate may have replaced this entry; remove only our own.
+      if (this.inFlight.get(message.id) === running) this.inFlight.delete(message.id);
+    });
     return { userMessageId: message.id, replyId: running.replyId };
   }
 

@@ -11,9 +11,10 @@ export const createCheckpointSchema = z
       .array(
         z.object({
           baseUrl: z.url(),
+          /** The env variable holding the endpoint's key; only LLM_* / CHECKPOINT_* names, never another secret. */
           apiKeyEnv: z
             .string()
-            .regex(/^[A-Z][A-Z0-9_]*$/)
+            .regex(/^(LLM|CHECKPOINT)_[A-Z0-9_]+$/, 'must name an LLM_* or CHECKPOINT_* variable')
             .optional(),
         }),
       )

@@ -1,5 +1,5 @@
 import { CharacterEntity, ConversationEntity, MessageEntity, UserEntity } from '@echoloop/persistence';
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import {
@@ -46,7 +46,11 @@ export class ConversationsService {
       const character = await tx.getRepository(CharacterEntity).findOneBy({ id: characterId });
       if (!character)
         throw new NotFoundException({ error: { code: 'not_found', message: 'Character not found' } });
-      const user = await tx.getRepository(UserEntity).findOneByOrFail({ id: userId });
+      const user = await tx.getRepository(UserEntity).findOneBy({ id: userId });
+      if (!user)
+        throw new UnauthorizedException({
+          error: { code: 'unauthorized', message: 'Account no longer exists' },
+        });
       const card = characterCardSchema.parse(character.card);
       const greetings = listGreetings(card);
       const greeting = greetings[greetingIndex] ?? '';

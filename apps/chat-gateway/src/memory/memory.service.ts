@@ -22,6 +22,7 @@ export const SUMMARY_INSTRUCTIONS =
   'conversation corrects it. Write plain sentences, no preamble.';
 
 const MAX_SUMMARY_CHARS = 2_000;
+const MAX_TRANSCRIPT_CHARS = 6_000;
 
 /**
  * Rolling memory: when turns fall out of the model's context window, they are folded into a per-conversation
@@ -66,9 +67,11 @@ export class MemoryService {
   }
 
   private async summarize(overflow: OverflowedTurns, checkpoint: CheckpointEntity): Promise<void> {
+    // Bounded, so the summary request always fits the model's context (newest turns kept).
     const transcript = overflow.dropped
       .map((m) => `${m.role === 'user' ? 'User' : 'You'}: ${m.content}`)
-      .join('\n');
+      .join('\n')
+      .slice(-MAX_TRANSCRIPT_CHARS);
     const messages: ChatMessage[] = [
       { role: 'system', content: SUMMARY_INSTRUCTIONS },
       {

@@ -103,6 +103,26 @@ describe('ChatModelClient against a vLLM-compatible server', () => {
     expect(server.requests.length).toBe(before);
   });
 
+  it('a rejected probe does not lock a recovered endpoint out', async () => {
+    const server = await serve({
+      reply: replyWith('back'),
+      faults: { failWith: { status: 500, message: 'boom' } },
+    });
+    const c = new ChatModelClient([{ baseUrl: server.url, apiKey: 'k' }], {
+      ...options,
+      retries: 0,
+      breaker: { failureThreshold: 1, cooldownMs: 10 },
+    });
+    await collect(c.stream(request));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    server.setFaults({ failWith: { status: 400, message: 'prompt too long' } });
+    expect((await collect(c.stream(request))).error).toMatchObject({ code: 'model_rejected' });
+    server.setFaults(undefined);
+    const { error, events } = await collect(c.stream(request));
+    expect(error).toBeUndefined();
+    expect(text(events)).toBe('back');
+  });
+
   it('cancels the upstream request when the caller aborts', async () => {
     const server = await serve({ reply: replyWith('word '.repeat(200)), faults: { tokensPerSecond: 50 } });
     const abort = new AbortController();

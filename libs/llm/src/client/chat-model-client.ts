@@ -93,8 +93,9 @@ export class ChatModelClient {
         return;
       } catch (error) {
         const failure = error instanceof ModelError ? error : toModelError(error);
+        if (failure.code === 'cancelled' || failure.code === 'model_rejected') upstream.breaker.release();
+        else upstream.breaker.failure();
         if (failure.code === 'cancelled') throw failure;
-        if (failure.code !== 'model_rejected') upstream.breaker.failure();
         if (delivered) throw new ModelError('model_stream_broken', failure.message, true, failure.status);
         if (!failure.retryable) throw failure;
         lastError = failure;

@@ -25,6 +25,15 @@ describe('CircuitBreaker', () => {
     expect(b.state).toBe('closed');
   });
 
+  it('a probe that neither succeeds nor fails frees the slot for the next one', () => {
+    const b = breaker();
+    for (let i = 0; i < 3; i++) b.failure();
+    now = 1_000;
+    expect(b.tryAcquire()).toBe(true);
+    b.release();
+    expect(b.tryAcquire()).toBe(true);
+  });
+
   it('after the cooldown lets exactly one probe through; its outcome decides', () => {
     const b = breaker();
     for (let i = 0; i < 3; i++) b.failure();

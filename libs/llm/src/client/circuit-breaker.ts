@@ -41,6 +41,11 @@ export class CircuitBreaker {
     this.probing = false;
   }
 
+  /** The call neither proved nor disproved the endpoint (cancelled, or the request itself was refused). */
+  release(): void {
+    this.probing = false;
+  }
+
   failure(): void {
     this.probing = false;
     this.failures++;

@@ -44,7 +44,7 @@ export class ErrorFilter implements ExceptionFilter {
 
   private bodyOf(exception: unknown): ErrorBody {
     if (!(exception instanceof HttpException) || exception.getStatus() >= 500) {
-      if (!(exception instanceof HttpException)) this.logger.error(exception);
+      if (!(exception instanceof HttpException)) this.logger.error(describeUnexpected(exception));
       const status = this.statusOf(exception);
       return { error: { code: CODES[status] ?? 'internal', message: 'Internal error' } };
     }
@@ -65,4 +65,19 @@ export class ErrorFilter implements ExceptionFilter {
       },
     };
   }
+}
+
+/**
+ * What an unexpected error may show in a log: name, message, stack and a driver code. Never the whole object:
+ * a database error carries the query's parameters (password hashes, message text).
+ */
+function describeUnexpected(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { error: String(error) };
+  const code = (error as { driverError?: { code?: unknown } }).driverError?.code;
+  return {
+    name: error.name,
+    message: error.message,
+    stack: error.stack,
+    ...(code !== undefined && { code }),
+  };
 }

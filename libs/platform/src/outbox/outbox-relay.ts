@@ -73,10 +73,12 @@ export class OutboxRelay {
           [RELAY_LOCK_ID],
         );
         if (!lock?.locked) return 0;
-        rows = await tx.query<OutboxRow[]>(
-          `SELECT id, topic, message_key, payload, headers FROM outbox
-           WHERE published_at IS NULL ORDER BY id LIMIT $1`,
-          [this.options.batchSize],
+        rows = fitBatch(
+          await tx.query<OutboxRow[]>(
+            `SELECT id, topic, message_key, payload, headers FROM outbox
+             WHERE published_at IS NULL ORDER BY id LIMIT $1`,
+            [this.options.batchSize],
+          ),
         );
         if (rows.length === 0) return 0;
         await this.publisher.sendBatch(groupByTopic(rows));
@@ -97,7 +99,7 @@ export class OutboxRelay {
       try {
         const count = await this.relayOnce();
         backoff = 0;
-        if (count === this.options.batchSize) continue;
+        if (count > 0) continue; // there may be more: drain before sleeping
         await this.sleep(this.options.idleMs);
       } catch (error) {
         backoff = Math.min(Math.max(backoff * 2, 200), this.options.maxBackoffMs);
@@ -127,6 +129,19 @@ export class OutboxRelay {
       ])
       .catch(() => undefined);
   }
+}
+
+/** Kafka refuses requests over its message.max.bytes (1 MiB by default): keep each batch well under it. */
+const MAX_BATCH_BYTES = 512 * 1024;
+
+/** The longest prefix of `rows` within MAX_BATCH_BYTES (always at least one row, so the relay moves on). */
+function fitBatch(rows: OutboxRow[]): OutboxRow[] {
+  let bytes = 0;
+  for (let i = 0; i < rows.length; i++) {
+    bytes += JSON.stringify(rows[i]?.payload).length;
+    if (bytes > MAX_BATCH_BYTES && i > 0) return rows.slice(0, i);
+  }
+  return rows;
 }
 
 function groupByTopic(rows: OutboxRow[]): { topic: string; messages: Message[] }[] {

@@ -31,6 +31,7 @@ const RELAY_LOCK_ID = 7_310_221;
 export class OutboxRelay {
   private stopped = true;
   private wakeUp?: () => void;
+  private woken = false;
   private loop?: Promise<void>;
   private readonly published: Counter<'topic'>;
   private readonly failures: Counter;
@@ -60,7 +61,8 @@ export class OutboxRelay {
 
   /** Publish promptly: call after committing a transaction that enqueued events. */
   wake(): void {
-    this.wakeUp?.();
+    if (this.wakeUp) this.wakeUp();
+    else this.woken = true; // the loop is busy publishing: it looks again before sleeping
   }
 
   /** Publishes one batch; returns how many rows were published (0 when idle or another relay holds the lock). */
@@ -110,13 +112,18 @@ export class OutboxRelay {
   }
 
   private sleep(ms: number): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
       const timer = setTimeout(done, ms);
       this.wakeUp = done;
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
     });
   }
 

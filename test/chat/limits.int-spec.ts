@@ -79,6 +79,27 @@ describe('per-user limits', () => {
     }
   });
 
+  it('parallel sends cannot overrun the stream limit, and parallel duplicates share one reply', async () => {
+    const { token } = await f.register();
+    const conversationId = await conversationFor(token);
+    const socket = await f.connect(token);
+    const send = (clientMessageId: string) =>
+      socket.emitWithAck('message:send', { conversationId, content: 'hi', clientMessageId });
+    const [a, b] = await Promise.all([send('p1'), send('p2')]);
+    expect([a, b].filter((ack) => ack.error?.code === 'too_many_streams')).toHaveLength(1);
+    await new Promise((resolve) => socket.once('message:done', resolve));
+
+    const [c, d] = await Promise.all([send('dup'), send('dup')]);
+    expect(c.replyId).toBeDefined();
+    expect(d).toEqual(c);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [{ n }] = await f.db.query(
+      `SELECT count(*)::int AS n FROM messages WHERE parent_id = $1 AND role = 'assistant'`,
+      [c.userMessageId],
+    );
+    expect(n).toBe(1);
+  });
+
   it('throttles repeated login attempts on one account, without revealing anything else', async () => {
     const { token } = await f.register();
     const email = (await f.http(token, 'GET', '/v1/me')).body.email;

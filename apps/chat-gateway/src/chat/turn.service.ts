@@ -55,6 +55,10 @@ interface InFlight {
 @Injectable()
 export class TurnService {
   private readonly inFlight = new Map<string, InFlight>();
+  /** Sends being stored, by conversation and clientMessageId. */
+  private readonly sending = new Map<string, Promise<TurnAck>>();
+  /** Per user: turns admitted but not yet in flight (they hold a concurrent-stream slot). */
+  private readonly starting = new Map<string, number>();
   /** Hot-path lookups that rarely change: an edit shows within the ttl. */
   private readonly characters = new TtlCache<string, CharacterEntity>(10_000);
   private readonly displayNames = new TtlCache<string, string>(60_000);
@@ -88,25 +92,78 @@ export class TurnService {
   /** Stores the user message (idempotently) and starts the reply; resolves with the ids for the ack. */
   async send(userId: string, input: SendMessageInput, sink: TurnSink): Promise<TurnAck> {
     const conversation = await this.conversations.owned(userId, input.conversationId);
-    const { message, created } = await this.storeUserMessage(userId, input);
-    if (!created) {
-      const running = this.inFlight.get(message.id);
-      if (running) {
-        running.sinks.push(sink);
-        return { userMessageId: message.id, replyId: running.replyId };
-      }
-      const reply = await this.db.getRepository(MessageEntity).findOne({
-        where: { parentId: message.id, role: 'assistant' },
-        order: { createdAt: 'DESC' },
-      });
-      if (reply) {
-        // A resend of a finished turn: answer with what was stored, never a second turn.
-        // After the ack has gone out (a client matches done to the acked replyId).
-        setImmediate(() => sink.done(storedReply(reply)));
-        return { userMessageId: message.id, replyId: reply.id };
-      }
+    // A duplicate arriving while the first copy is still being stored waits for it and joins its reply.
+    const key = `${input.conversationId}:${input.clientMessageId}`;
+    const first = this.sending.get(key);
+    if (first) {
+      const ack = await first.catch(() => undefined);
+      const joined = ack && this.join(ack.userMessageId, sink);
+      if (joined) return joined;
     }
-    return this.startReply(userId, conversation, message, sink);
+    const attempt = this.sendOnce(userId, conversation, input, sink);
+    this.sending.set(key, attempt);
+    try {
+      return await attempt;
+    } finally {
+      if (this.sending.get(key) === attempt) this.sending.delete(key);
+    }
+  }
+
+  private async sendOnce(
+    userId: string,
+    conversation: ConversationEntity,
+    input: SendMessageInput,
+    sink: TurnSink,
+  ): Promise<TurnAck> {
+    const { conversationId, clientMessageId } = input;
+    const existing = await this.db
+      .getRepository(MessageEntity)
+      .findOneBy({ conversationId, clientMessageId });
+    const resumed = existing && (await this.resume(existing, sink));
+    if (resumed) return resumed;
+    return this.withStreamSlot(userId, async () => {
+      // A resend of a message whose reply failed is a retry: it was counted when first sent.
+      const message = existing ?? (await this.storeUserMessage(userId, input));
+      return this.startReply(userId, conversation, message, sink);
+    });
+  }
+
+  /** Adds a sink to the reply streaming for this user message, if one is. */
+  private join(userMessageId: string, sink: TurnSink): TurnAck | undefined {
+    const running = this.inFlight.get(userMessageId);
+    if (!running) return undefined;
+    running.sinks.push(sink);
+    return { userMessageId, replyId: running.replyId };
+  }
+
+  /** A resend of a message already answered or being answered: never a second turn. */
+  private async resume(message: MessageEntity, sink: TurnSink): Promise<TurnAck | undefined> {
+    const joined = this.join(message.id, sink);
+    if (joined) return joined;
+    const reply = await this.db.getRepository(MessageEntity).findOne({
+      where: { parentId: message.id, role: 'assistant' },
+      order: { createdAt: 'DESC' },
+    });
+    if (!reply) return undefined;
+    // After the ack has gone out (a client matches done to the acked replyId).
+    setImmediate(() => sink.done(storedReply(reply)));
+    return { userMessageId: message.id, replyId: reply.id };
+  }
+
+  /**
+   * Takes one of the user's concurrent-stream slots for as long as it takes to start the reply (after that the
+   * in-flight entry holds it). Check and take happen with no await in between, so parallel sends cannot overrun it.
+   */
+  private async withStreamSlot(userId: string, start: () => Promise<TurnAck>): Promise<TurnAck> {
+    this.limits.checkStreams(this.streamsOf(userId) + (this.starting.get(userId) ?? 0));
+    this.starting.set(userId, (this.starting.get(userId) ?? 0) + 1);
+    try {
+      return await start();
+    } finally {
+      const left = (this.starting.get(userId) ?? 1) - 1;
+      if (left > 0) this.starting.set(userId, left);
+      else this.starting.delete(userId);
+    }
   }
 
   /** A new alternative reply (swipe) to the same user message; earlier alternatives are kept. */
@@ -118,14 +175,13 @@ export class TurnService {
       });
     }
     const parent = await this.db.getRepository(MessageEntity).findOneByOrFail({ id: reply.parentId });
-    const running = this.inFlight.get(parent.id);
-    if (running) {
-      running.sinks.push(sink);
-      return { userMessageId: parent.id, replyId: running.replyId };
-    }
-    await this.limits.admit(userId, this.streamsOf(userId));
-    const conversation = await this.conversations.owned(userId, parent.conversationId);
-    return this.startReply(userId, conversation, parent, sink);
+    const joined = this.join(parent.id, sink);
+    if (joined) return joined;
+    return this.withStreamSlot(userId, async () => {
+      await this.limits.admit(userId);
+      const conversation = await this.conversations.owned(userId, parent.conversationId);
+      return this.startReply(userId, conversation, parent, sink);
+    });
   }
 
   /** Records which alternative the user kept: it becomes the one later turns see. */
@@ -181,12 +237,14 @@ export class TurnService {
     message: MessageEntity,
     sink: TurnSink,
   ): TurnAck {
+    // Two requests for the same message that raced past their checks share one reply.
+    const joined = this.join(message.id, sink);
+    if (joined) return joined;
     const running: InFlight = { userId, replyId: randomUUID(), abort: new AbortController(), sinks: [sink] };
     this.inFlight.set(message.id, running);
     const turn = { userId, conversation, userMessage: message, replyId: running.replyId };
     void this.reply(turn, running.abort.signal, fanOut(running.sinks)).finally(() => {
-      // A concurrent regenerate may have replaced this entry; remove only our own.
-      if (this.inFlight.get(message.id) === running) this.inFlight.delete(message.id);
+      this.inFlight.delete(message.id);
     });
     return { userMessageId: message.id, replyId: running.replyId };
   }
@@ -203,29 +261,21 @@ export class TurnService {
   }
 
   /** Idempotent by clientMessageId; limits apply only to a message not seen before. */
+  /** Stores a new user message after the rate limit and quota; a concurrent duplicate resolves to the stored row. */
   private async storeUserMessage(
     userId: string,
     { conversationId, content, clientMessageId }: SendMessageInput,
   ) {
+    await this.limits.admit(userId);
     const repo = this.db.getRepository(MessageEntity);
-    const existing = await repo.findOneBy({ conversationId, clientMessageId });
-    if (existing) return { message: existing, created: false };
-    await this.limits.admit(userId, this.streamsOf(userId));
     try {
       // A plain INSERT ... RETURNING: one round trip on the path to the first token (save() would add a
       // transaction around it and a second read).
       const { generatedMaps } = await repo.insert({ conversationId, role: 'user', content, clientMessageId });
-      const message = repo.create({
-        conversationId,
-        role: 'user',
-        content,
-        clientMessageId,
-        ...generatedMaps[0],
-      });
-      return { message, created: true };
+      return repo.create({ conversationId, role: 'user', content, clientMessageId, ...generatedMaps[0] });
     } catch (error) {
       if ((error as { driverError?: { code?: string } }).driverError?.code !== UNIQUE_VIOLATION) throw error;
-      return { message: await repo.findOneByOrFail({ conversationId, clientMessageId }), created: false };
+      return repo.findOneByOrFail({ conversationId, clientMessageId });
     }
   }
 

@@ -9,7 +9,7 @@ import { TokenBuckets } from './token-bucket';
 
 const MINUTE_MS = 60_000;
 
-/** Per-user limits on starting turns: a rate limit, a daily quota and concurrent streams. Each is a 429. */
+/** Per-user limits on starting turns: concurrent streams, a rate limit and a daily quota. Each is a 429. */
 @Injectable()
 export class LimitsService {
   private readonly rate: TokenBuckets;
@@ -24,8 +24,9 @@ export class LimitsService {
   }
 
   /** Throws RetryAfterException when the user may not start another turn now. */
-  async admit(userId: string, streamsInFlight: number): Promise<void> {
-    if (streamsInFlight >= this.env.MAX_CONCURRENT_STREAMS) {
+  /** Synchronous, so a caller can check and take a stream slot with no await in between. */
+  checkStreams(streamsActive: number): void {
+    if (streamsActive >= this.env.MAX_CONCURRENT_STREAMS) {
       throw new RetryAfterException(
         429,
         'too_many_streams',
@@ -33,6 +34,10 @@ export class LimitsService {
         1,
       );
     }
+  }
+
+  /** Rate limit and daily quota for a new message or regeneration. */
+  async admit(userId: string): Promise<void> {
     const waitMs = this.rate.take(userId);
     if (waitMs > 0) {
       throw new RetryAfterException(

@@ -1,2 +1,3 @@
 export * from './entities';
 export { dataSourceOptions, type DatabaseSettings } from './data-source-options';
+export { PG_ERROR, pgErrorCode } from './pg-errors';

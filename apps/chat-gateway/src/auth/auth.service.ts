@@ -1,12 +1,10 @@
-import { UserEntity } from '@echoloop/persistence';
+import { UserEntity, PG_ERROR, pgErrorCode } from '@echoloop/persistence';
 import { ConflictException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import type { LoginInput, RegisterInput } from './auth.schemas';
 import { hashPassword, verifyPassword } from './password-hasher';
 import { TokenService } from './token.service';
-
-const UNIQUE_VIOLATION = '23505';
 
 /** A real hash to compare against when the email is unknown, so timing does not reveal which emails exist. */
 const DECOY_HASH = hashPassword('decoy password never used');
@@ -30,7 +28,7 @@ export class AuthService {
       );
       return { userId: user.id, accessToken: await this.tokens.issue(user.id, user.roles) };
     } catch (error) {
-      if ((error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) {
+      if (pgErrorCode(error) === PG_ERROR.uniqueViolation) {
         throw new ConflictException({
           error: { code: 'email_taken', message: 'An account with this email exists' },
         });

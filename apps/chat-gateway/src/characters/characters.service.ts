@@ -7,13 +7,11 @@ import {
   writeCardToCharx,
   writeCardToPng,
 } from '@echoloop/character-cards';
-import { CharacterEntity } from '@echoloop/persistence';
+import { CharacterEntity, PG_ERROR, pgErrorCode } from '@echoloop/persistence';
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { rethrowAsHttp } from './card-errors';
-
-const FOREIGN_KEY_VIOLATION = '23503';
 
 export type ExportFormat = 'json' | 'png' | 'charx';
 
@@ -91,8 +89,7 @@ export class CharactersService {
       const result = await this.characters.delete({ id });
       if (!result.affected) throw notFound();
     } catch (error) {
-      if ((error as { driverError?: { code?: string } }).driverError?.code !== FOREIGN_KEY_VIOLATION)
-        throw error;
+      if (pgErrorCode(error) !== PG_ERROR.foreignKeyViolation) throw error;
       throw new ConflictException({
         error: { code: 'character_in_use', message: 'Conversations still use this character' },
       });

@@ -1,6 +1,13 @@
 import { chatFeedbackV1, chatTurnCompletedV1, createEvent } from '@echoloop/contracts';
 import { ModelError, type ChatMessage } from '@echoloop/llm';
-import { CharacterEntity, ConversationEntity, MessageEntity, UserEntity } from '@echoloop/persistence';
+import {
+  CharacterEntity,
+  ConversationEntity,
+  MessageEntity,
+  UserEntity,
+  PG_ERROR,
+  pgErrorCode,
+} from '@echoloop/persistence';
 import { enqueueEvent, MetricsService, OutboxRelay } from '@echoloop/platform';
 import { Inject, Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -23,7 +30,6 @@ import { DeltaBatcher } from './delta-batcher';
 import { ThinkFilter } from './think-filter';
 import type { TurnDone, TurnSink } from './turn-sink';
 
-const UNIQUE_VIOLATION = '23505';
 const HISTORY_LIMIT = 60;
 const SERVICE = 'chat-gateway';
 
@@ -274,7 +280,7 @@ export class TurnService {
       const { generatedMaps } = await repo.insert({ conversationId, role: 'user', content, clientMessageId });
       return repo.create({ conversationId, role: 'user', content, clientMessageId, ...generatedMaps[0] });
     } catch (error) {
-      if ((error as { driverError?: { code?: string } }).driverError?.code !== UNIQUE_VIOLATION) throw error;
+      if (pgErrorCode(error) !== PG_ERROR.uniqueViolation) throw error;
       return repo.findOneByOrFail({ conversationId, clientMessageId });
     }
   }

@@ -1,13 +1,11 @@
 import { ChatModelClient, DEFAULT_CLIENT_OPTIONS } from '@echoloop/llm';
-import { CheckpointEntity } from '@echoloop/persistence';
+import { CheckpointEntity, PG_ERROR, pgErrorCode } from '@echoloop/persistence';
 import { ConflictException, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { TtlCache } from '../common/ttl-cache';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import type { CreateCheckpointInput } from './checkpoint.schemas';
-
-const UNIQUE_VIOLATION = '23505';
 
 /**
  * The checkpoint registry: which model serves a conversation, on which endpoints, with which decoding. The
@@ -54,7 +52,7 @@ export class CheckpointsService implements OnApplicationBootstrap {
       await this.checkpoints.insert({ ...input, isDefault: false });
       return await this.checkpoints.findOneByOrFail({ id: input.id });
     } catch (error) {
-      if ((error as { driverError?: { code?: string } }).driverError?.code === UNIQUE_VIOLATION) {
+      if (pgErrorCode(error) === PG_ERROR.uniqueViolation) {
         throw new ConflictException({
           error: { code: 'checkpoint_exists', message: `Checkpoint ${input.id} exists` },
         });

@@ -1,10 +1,12 @@
 import { CoreTables1795289640249 } from './1795289640249-CoreTables';
 import { RegistryFeedbackApiKeys1795291472180 } from './1795291472180-RegistryFeedbackApiKeys';
 import { ConversationMemory1795294004639 } from './1795294004639-ConversationMemory';
+import { UserProfiles1795296223745 } from './1795296223745-UserProfiles';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
   CoreTables1795289640249,
   RegistryFeedbackApiKeys1795291472180,
   ConversationMemory1795294004639,
+  UserProfiles1795296223745,
 ];

@@ -11,6 +11,7 @@ const CORE_TABLES = [
   'feedback',
   'messages',
   'outbox',
+  'user_profiles',
   'users',
 ];
 

@@ -15,6 +15,10 @@ import { ConversationsModule } from '../conversations/conversations.module';
 import { ChatGateway } from './chat.gateway';
 import { LimitsService } from '../limits/limits.service';
 import { MemoryService } from '../memory/memory.service';
+import { PersonaController } from '../persona/persona.controller';
+import { PersonaService } from '../persona/persona.service';
+import { UserProfileEntity } from '@echoloop/persistence';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { FeedbackService } from './feedback.service';
 import { MessagesController } from './messages.controller';
 import { RepliesController } from './replies.controller';
@@ -33,13 +37,19 @@ class OutboxRelayLifecycle implements OnApplicationBootstrap, OnApplicationShutd
 }
 
 @Module({
-  imports: [AuthModule, ConversationsModule, CheckpointsModule],
-  controllers: [MessagesController, RepliesController],
+  imports: [
+    AuthModule,
+    ConversationsModule,
+    CheckpointsModule,
+    TypeOrmModule.forFeature([UserProfileEntity]),
+  ],
+  controllers: [MessagesController, RepliesController, PersonaController],
   providers: [
     ChatGateway,
     TurnService,
     LimitsService,
     MemoryService,
+    PersonaService,
     FeedbackService,
     OutboxRelayLifecycle,
     {

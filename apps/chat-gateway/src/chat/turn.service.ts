@@ -22,6 +22,7 @@ import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { TtlCache } from '../common/ttl-cache';
 import { LimitsService } from '../limits/limits.service';
 import { MemoryService } from '../memory/memory.service';
+import { PersonaService } from '../persona/persona.service';
 import { buildPrompt } from '../prompt/prompt-builder';
 import { TokenCalibration } from '../prompt/token-calibration';
 import { assessCrisis, type CrisisAssessment } from '../safety/crisis-detector';
@@ -80,6 +81,7 @@ export class TurnService {
     private readonly checkpoints: CheckpointsService,
     private readonly limits: LimitsService,
     private readonly memory: MemoryService,
+    private readonly persona: PersonaService,
     private readonly relay: OutboxRelay,
     private readonly logger: PinoLogger,
     metrics: MetricsService,
@@ -379,7 +381,7 @@ export class TurnService {
     safety: CrisisAssessment,
   ) {
     const tokenFactor = this.calibration.factor(checkpointId);
-    const [character, userName, earlier] = await Promise.all([
+    const [character, userName, earlier, profileRow] = await Promise.all([
       this.characters.get(conversation.characterId, (id) =>
         this.db.getRepository(CharacterEntity).findOneByOrFail({ id }),
       ),
@@ -401,14 +403,21 @@ export class TurnService {
         .addOrderBy('m.id', 'DESC')
         .take(HISTORY_LIMIT)
         .getMany(),
+      this.persona.load(userId),
     ]);
     const ordered = earlier.reverse();
+    const persona = this.persona.observe(
+      profileRow,
+      userMessage,
+      ordered.findLast((m) => m.role === 'assistant')?.content,
+    );
     const history: ChatMessage[] = ordered.map((m) => ({ role: m.role, content: m.content }));
     const prompt = buildPrompt({
       card: characterCardSchema.parse(character.card),
       userName,
       history,
       memory: conversation.summary,
+      personaGuidance: persona.guidance,
       tokenFactor,
       userMessage: userMessage.content,
       budgetTokens,
@@ -419,6 +428,7 @@ export class TurnService {
       .map((m) => ({ role: m.role, content: m.content, createdAt: m.createdAt }));
     return {
       safety,
+      persona,
       prompt: prompt.messages,
       history: history.slice(prompt.droppedTurns),
       dropped,
@@ -482,13 +492,14 @@ export class TurnService {
             usage: done.usage,
           },
           history: context.history,
-          personaSnapshot: {},
+          personaSnapshot: context.persona.snapshot,
           timings: { ttftMs: done.latencyMs.ttft, totalMs: done.latencyMs.total },
           safety: context.safety,
         },
         SERVICE,
       );
       await enqueueEvent(tx, chatTurnCompletedV1, event, done.conversationId);
+      if (context.persona.profile) await this.persona.save(tx, userId, context.persona.profile);
     });
     this.relay.wake();
   }

@@ -5,6 +5,7 @@ import { FeedbackEntity } from './feedback.entity';
 import { ConversationEntity } from './conversation.entity';
 import { MessageEntity } from './message.entity';
 import { OutboxEntity } from './outbox.entity';
+import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
 
 export { ApiKeyEntity } from './api-key.entity';
@@ -20,6 +21,7 @@ export { ConversationEntity } from './conversation.entity';
 export { FeedbackEntity } from './feedback.entity';
 export { MessageEntity, type MessageRole, type MessageStatus } from './message.entity';
 export { OutboxEntity } from './outbox.entity';
+export { UserProfileEntity } from './user-profile.entity';
 export { ROLES, UserEntity, type Role } from './user.entity';
 
 export const ENTITIES = [
@@ -31,4 +33,5 @@ export const ENTITIES = [
   CheckpointEntity,
   FeedbackEntity,
   ApiKeyEntity,
+  UserProfileEntity,
 ];

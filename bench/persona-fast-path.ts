@@ -1,12 +1,15 @@
 // The cost of the fast path per user turn: feature extraction alone, then with the merge into a profile, then
 // with the guidance and snapshot a turn also builds. Prints a table and one JSON line.
 //
-//   node -r @swc-node/register libs/persona/src/fast-features.bench.ts [messages] [rounds]
-import { extractFastFeatures } from './fast-features';
-import { personaGuidance } from './guidance';
-import { mergeObservations } from './merge';
-import { emptyProfile, type UserProfile } from './profile';
-import { profileSnapshot } from './snapshot';
+//   npm run bench:persona   (or: node -r @swc-node/register bench/persona-fast-path.ts [messages] [rounds])
+import {
+  emptyProfile,
+  extractFastFeatures,
+  mergeObservations,
+  personaGuidance,
+  profileSnapshot,
+  type UserProfile,
+} from '@echoloop/persona';
 
 const MESSAGE_COUNT = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 3);

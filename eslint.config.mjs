@@ -14,50 +14,19 @@ import tseslint from 'typescript-eslint';
  *   testing    -> any lib (only from tests and tools)
  *   tool, e2e  -> any lib
  */
+const RUNTIME_LIBS = ['type:platform', 'type:llm', 'type:data', 'type:contracts', 'type:util'];
+
 const depConstraints = [
-  {
-    sourceTag: 'type:app',
-    onlyDependOnLibsWithTags: ['type:platform', 'type:llm', 'type:data', 'type:contracts', 'type:util'],
-  },
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: RUNTIME_LIBS },
   { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:data', 'type:util'] },
   { sourceTag: 'type:llm', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
   { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:migrations', 'type:util'] },
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:util'] },
   { sourceTag: 'type:migrations', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: [] },
-  {
-    sourceTag: 'type:testing',
-    onlyDependOnLibsWithTags: [
-      'type:platform',
-      'type:llm',
-      'type:data',
-      'type:contracts',
-      'type:util',
-      'type:migrations',
-    ],
-  },
-  {
-    sourceTag: 'type:tool',
-    onlyDependOnLibsWithTags: [
-      'type:platform',
-      'type:llm',
-      'type:data',
-      'type:contracts',
-      'type:util',
-      'type:testing',
-    ],
-  },
-  {
-    sourceTag: 'type:e2e',
-    onlyDependOnLibsWithTags: [
-      'type:platform',
-      'type:llm',
-      'type:data',
-      'type:contracts',
-      'type:util',
-      'type:testing',
-    ],
-  },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: [...RUNTIME_LIBS, 'type:migrations'] },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: [...RUNTIME_LIBS, 'type:testing'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: [...RUNTIME_LIBS, 'type:testing'] },
 ];
 
 export default tseslint.config(

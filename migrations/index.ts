@@ -2,6 +2,7 @@ import { CoreTables1795289640249 } from './1795289640249-CoreTables';
 import { RegistryFeedbackApiKeys1795291472180 } from './1795291472180-RegistryFeedbackApiKeys';
 import { ConversationMemory1795294004639 } from './1795294004639-ConversationMemory';
 import { UserProfiles1795296223745 } from './1795296223745-UserProfiles';
+import { DeepPersonaAndDirector1795310000000 } from './1795310000000-DeepPersonaAndDirector';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   RegistryFeedbackApiKeys1795291472180,
   ConversationMemory1795294004639,
   UserProfiles1795296223745,
+  DeepPersonaAndDirector1795310000000,
 ];

@@ -40,7 +40,16 @@ export interface ChatFixture {
     body?: unknown,
   ): Promise<{ status: number; body: any }>;
   connect(token: string | undefined): Promise<Socket>;
+  /** Bodies of the chat completions sent for replies, oldest first (not extractions or director steps). */
+  replyRequests(): ChatRequestBody[];
+  /** Bodies of the structured (`response_format`) requests with this JSON Schema name. */
+  structuredRequests(schemaName: string): ChatRequestBody[];
   close(): Promise<void>;
+}
+
+export interface ChatRequestBody {
+  messages: { role: string; content: string }[];
+  response_format?: { type: string; json_schema?: { name: string; schema: unknown } };
 }
 
 export async function startChatFixture(env: Record<string, string> = {}): Promise<ChatFixture> {
@@ -83,6 +92,9 @@ export async function startChatFixture(env: Record<string, string> = {}): Promis
     db,
     characterId: character.id,
     http,
+    replyRequests: () => chatBodies(vllm).filter((body) => !body.response_format),
+    structuredRequests: (name) =>
+      chatBodies(vllm).filter((body) => body.response_format?.json_schema?.name === name),
     async register(name = `User${++users}`) {
       const email = `${name.toLowerCase()}-${Date.now()}-${users}@example.com`;
       const res = await http(undefined, 'POST', '/v1/auth/register', {
@@ -160,4 +172,10 @@ export async function sendAndCollect(
     socket.off('message:done');
     socket.off('message:error');
   }
+}
+
+function chatBodies(vllm: FakeVllm): ChatRequestBody[] {
+  return vllm.requests
+    .filter((request) => request.path === '/v1/chat/completions')
+    .map((request) => request.body as ChatRequestBody);
 }

@@ -202,8 +202,7 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
         checkpointId: 'base',
       });
 
-      const prompt = (f.vllm.requests.at(-1)?.body as { messages: { role: string; content: string }[] })
-        .messages;
+      const prompt = f.replyRequests().at(-1)!.messages;
       expect(prompt[0]?.content).toContain('Mira is a night-shift nurse who listens to Sam');
       expect(JSON.stringify(prompt)).not.toContain('never in the prompt');
       expect(prompt.at(-1)).toEqual({ role: 'user', content: 'Long shift. I am wiped out.' });
@@ -346,8 +345,7 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
         clientMessageId: 's1',
       });
       expect(turn.done).toMatchObject({ content: REPLY, finishReason: 'stop' });
-      const system = (f.vllm.requests.at(-1)?.body as { messages: { content: string }[] }).messages[0]
-        ?.content;
+      const system = f.replyRequests().at(-1)!.messages[0]?.content;
       expect(system).toContain('Sam may be in danger or distress');
       expect(system).toContain('988');
       const [event] = await findOnTopic(
@@ -369,8 +367,7 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
         content: 'this exam is killing me',
         clientMessageId: 'h1',
       });
-      const system = (f.vllm.requests.at(-1)?.body as { messages: { content: string }[] }).messages[0]
-        ?.content;
+      const system = f.replyRequests().at(-1)!.messages[0]?.content;
       expect(system).not.toContain('may be in danger');
       const [event] = await findOnTopic(
         testKafka('safety'),
@@ -404,7 +401,7 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
       expect((await f.http(token, 'POST', `/v1/messages/${first.done.replyId}/select`)).status).toBe(204);
       f.vllm.setReply(replyWith('ok'));
       await sendAndCollect(socket, { conversationId, content: 'next', clientMessageId: 'r2' });
-      const prompt = JSON.stringify((f.vllm.requests.at(-1)?.body as { messages: unknown[] }).messages);
+      const prompt = JSON.stringify(f.replyRequests().at(-1)!.messages);
       expect(prompt).toContain('First take.');
       expect(prompt).not.toContain('Second take.');
 

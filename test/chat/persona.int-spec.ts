@@ -1,5 +1,5 @@
 import { TOPICS } from '@echoloop/contracts';
-import { findOnTopic, replyWith, testKafka } from '@echoloop/testing';
+import { findOnTopic, replyByRules, replyWith, testKafka, waitFor } from '@echoloop/testing';
 import { sendAndCollect, startChatFixture, type ChatFixture } from './chat-fixture';
 
 const CASUAL = [
@@ -21,8 +21,7 @@ describe('live persona', () => {
     await f?.close();
   });
 
-  const lastSystemPrompt = () =>
-    (f.vllm.requests.at(-1)?.body as { messages: { content: string }[] }).messages[0]?.content ?? '';
+  const lastSystemPrompt = () => f.replyRequests().at(-1)?.messages[0]?.content ?? '';
 
   const chat = async (token: string, messages: string[], prefix: string) => {
     const { body } = await f.http(token, 'POST', '/v1/conversations', { characterId: f.characterId });
@@ -48,9 +47,12 @@ describe('live persona', () => {
 
     const profile = await f.http(token, 'GET', '/v1/me/profile');
     expect(profile.body.inferenceEnabled).toBe(true);
-    const fields = Object.values(profile.body.fields) as { confidence: number; evidence: string[] }[];
+    type Evidence = { messageId: string; text: string | null };
+    const fields = Object.values(profile.body.fields) as { confidence: number; evidence: Evidence[] }[];
     expect(fields.length).toBeGreaterThan(0);
-    expect(fields.flatMap((field) => field.evidence)).toEqual(expect.arrayContaining([ids.at(-1)]));
+    expect(fields.flatMap((field) => field.evidence)).toEqual(
+      expect.arrayContaining([{ messageId: ids.at(-1), text: CASUAL.at(-1) }]),
+    );
     expect(fields.every((field) => field.confidence >= 0 && field.confidence <= 1)).toBe(true);
 
     const events = await findOnTopic(
@@ -76,4 +78,184 @@ describe('live persona', () => {
     expect((await f.http(token, 'GET', '/v1/me/profile')).body.fields).toEqual({});
     expect((await f.http(token, 'PATCH', '/v1/me/profile', { inferenceEnabled: 'no' })).status).toBe(400);
   });
+});
+
+const EXTRACTION_SYSTEM = 'infer who the user is';
+const DIRECTOR_SYSTEM = 'You direct a conversation';
+const PRACTICAL = [
+  'My landlord wants to raise the rent by 30% next month.',
+  'I have savings for about two months, no more.',
+  'Should I look for a cheaper flat or try to negotiate first?',
+  'What would you do first, concretely?',
+  'Okay. And how do I even start that conversation with him?',
+];
+
+describe('deep persona extraction and the director', () => {
+  let f: ChatFixture;
+
+  beforeAll(async () => {
+    f = await startChatFixture();
+  });
+
+  afterAll(async () => {
+    await f?.close();
+  });
+
+  const chatOnce = async (token: string, conversationId: string, content: string, id: string) => {
+    const socket = await f.connect(token);
+    const turn = await sendAndCollect(socket, { conversationId, content, clientMessageId: id });
+    socket.disconnect();
+    expect(turn.error).toBeUndefined();
+    return (turn.ack as { userMessageId: string }).userMessageId;
+  };
+  const newConversation = async (token: string) =>
+    (await f.http(token, 'POST', '/v1/conversations', { characterId: f.characterId })).body.id as string;
+  const deepCounter = async (outcome: string) => {
+    const text = await (await fetch(`${f.gateway.url}/metrics`)).text();
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('persona_deep_extractions_total') && l.includes(`outcome="${outcome}"`));
+    return Number(line?.split(' ').at(-1) ?? 0);
+  };
+
+  it('reads the conversation with a JSON schema after a few turns, off the hot path, and its findings steer the next reply', async () => {
+    // A scripted extractor citing every user message it was shown.
+    const extractor = (request: { messages: { content: string }[] }) => {
+      const shown = request.messages[1]?.content.match(/^\[\d+\] User:/gm)?.length ?? 0;
+      const all = Array.from({ length: shown }, (_, k) => k + 1);
+      return JSON.stringify({
+        hiddenNeed: { value: 'practical-advice', confidence: 0.95, evidence: all },
+        empathyAxis: { value: 'cognitive', confidence: 0.9, evidence: all },
+      });
+    };
+    f.vllm.setReply((request) =>
+      request.messages[0]?.content.includes(EXTRACTION_SYSTEM) ? extractor(request) : 'I see.',
+    );
+    const { token } = await f.register();
+    const conversationId = await newConversation(token);
+    const ids = [await chatOnce(token, conversationId, PRACTICAL[0]!, 'd0')];
+    expect(lastSystemPrompt()).not.toContain('Offer concrete, practical advice.');
+    expect(f.structuredRequests('user_profile')).toHaveLength(0);
+    for (const [i, content] of PRACTICAL.slice(1, 4).entries()) {
+      ids.push(await chatOnce(token, conversationId, content, `d${i + 1}`));
+    }
+    const profile = await waitFor(
+      async () => {
+        const body = (await f.http(token, 'GET', '/v1/me/profile')).body;
+        return body.fields.empathyAxis?.value === 'cognitive' && body;
+      },
+      { what: 'the deep extraction to land in the profile' },
+    );
+    // The fast features see nothing of the first message: its evidence comes from the extraction.
+    expect(profile.fields.hiddenNeed).toMatchObject({ value: 'practical-advice' });
+    expect(profile.fields.empathyAxis.evidence).toEqual(
+      expect.arrayContaining([{ messageId: ids[0], text: PRACTICAL[0] }]),
+    );
+
+    const extraction = f.structuredRequests('user_profile').at(-1);
+    expect(extraction?.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { schema: { type: 'object', additionalProperties: false } },
+    });
+    expect(extraction?.messages[1]?.content).toContain(`[1] User: ${PRACTICAL[0]}`);
+
+    await chatOnce(token, conversationId, PRACTICAL[4]!, 'd4');
+    expect(lastSystemPrompt()).toContain('Offer concrete, practical advice.');
+  });
+
+  it.each([
+    ['invalid JSON', '{"hiddenNeed": {"value": '],
+    [
+      'out-of-schema values',
+      JSON.stringify({ hiddenNeed: { value: 'world-domination', confidence: 2, evidence: [1] } }),
+    ],
+  ])('retries %s once, then drops it with a metric and stores nothing', async (_case, bad) => {
+    f.vllm.setReply(replyByRules([{ when: { systemIncludes: EXTRACTION_SYSTEM }, reply: bad }], 'I see.'));
+    const before = await deepCounter('invalid_output');
+    const requestsBefore = f.structuredRequests('user_profile').length;
+    const { token } = await f.register();
+    const conversationId = await newConversation(token);
+    for (const [i, content] of PRACTICAL.slice(0, 4).entries())
+      await chatOnce(token, conversationId, content, `b${i}`);
+    await waitFor(async () => (await deepCounter('invalid_output')) > before, { what: 'the metric' });
+    const attempts = f.structuredRequests('user_profile').slice(requestsBefore);
+    expect(attempts.length).toBeGreaterThanOrEqual(2);
+    const retry = attempts[1]!.messages;
+    expect(retry.at(-2)).toEqual({ role: 'assistant', content: bad });
+    expect(retry.at(-1)?.content).toContain('That reply was not valid');
+    const fields = (await f.http(token, 'GET', '/v1/me/profile')).body.fields;
+    expect(fields.hiddenNeed?.value).not.toBe('world-domination');
+    for (const field of Object.values(fields) as { confidence: number }[]) {
+      expect(field.confidence).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('the director fires on the fifth user turn, and its note guides the sixth reply only', async () => {
+    f.vllm.setReply(
+      replyByRules(
+        [
+          {
+            when: { systemIncludes: DIRECTOR_SYSTEM },
+            reply: { decision: 'new-topic', note: 'Ask about their weekend plans.' },
+          },
+        ],
+        'I see.',
+      ),
+    );
+    const { token } = await f.register();
+    const conversationId = await newConversation(token);
+    const directorCalls = () =>
+      f
+        .structuredRequests('director_decision')
+        .filter((body) => body.messages[1]?.content.includes('of my day.')).length;
+    const before = directorCalls();
+    for (let turn = 1; turn <= 4; turn++)
+      await chatOnce(token, conversationId, `Turn ${turn} of my day.`, `t${turn}`);
+    expect(directorCalls()).toBe(before);
+    await chatOnce(token, conversationId, 'Turn 5 of my day.', 't5');
+    expect(lastSystemPrompt()).not.toContain('Direction for this reply');
+    const [row] = await waitFor(
+      async () => {
+        const rows = await f.db.query(
+          'SELECT director FROM conversations WHERE id = $1 AND director IS NOT NULL',
+          [conversationId],
+        );
+        return rows.length > 0 && rows;
+      },
+      { what: 'the director note' },
+    );
+    expect(row.director).toMatchObject({
+      turn: 5,
+      decision: 'new-topic',
+      note: 'Ask about their weekend plans.',
+    });
+    expect(directorCalls()).toBe(before + 1);
+    const directorRequest = f.structuredRequests('director_decision').at(-1)!;
+    expect(directorRequest.messages[1]?.content).toContain('User: Turn 5 of my day.');
+
+    await chatOnce(token, conversationId, 'Turn 6 of my day.', 't6');
+    expect(lastSystemPrompt()).toContain(
+      'Direction for this reply: Gently open a new topic. Ask about their weekend plans.',
+    );
+    await chatOnce(token, conversationId, 'Turn 7 of my day.', 't7');
+    expect(lastSystemPrompt()).not.toContain('Direction for this reply');
+    expect(directorCalls()).toBe(before + 1);
+  });
+
+  it('turns of one user in two conversations at once both add their evidence (no lost update)', async () => {
+    f.vllm.setReply(replyWith('I see.'));
+    const { token } = await f.register();
+    const [a, b] = await Promise.all([newConversation(token), newConversation(token)]);
+    const [idA, idB] = await Promise.all([
+      chatOnce(token, a, 'hey whats up lol', 'pa'),
+      chatOnce(token, b, 'Good evening. I would like to discuss my schedule, please.', 'pb'),
+    ]);
+    const fields = (await f.http(token, 'GET', '/v1/me/profile')).body.fields;
+    const evidence = (fields.verbosity.evidence as { messageId: string }[]).map((e) => e.messageId);
+    expect(evidence).toEqual(expect.arrayContaining([idA, idB]));
+  });
+
+  function lastSystemPrompt() {
+    return f.replyRequests().at(-1)?.messages[0]?.content ?? '';
+  }
 });

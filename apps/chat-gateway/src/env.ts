@@ -44,6 +44,8 @@ export const gatewayEnv = serviceEnv
     /** Deltas are flushed to the client when this many ms passed or this many characters piled up. */
     DELTA_FLUSH_MS: ms(30),
     DELTA_FLUSH_CHARS: z.coerce.number().int().positive().default(64),
+    /** The director steps in after every this many user turns of a conversation (Echo-N1: 5); 0 turns it off. */
+    DIRECTOR_EVERY_USER_TURNS: z.coerce.number().int().min(0).default(5),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.JWT_SECRET) {

@@ -13,6 +13,22 @@ export const streamOptionsSchema = z.object({
   include_usage: z.boolean().optional(),
 });
 
+/** vLLM's `response_format`: plain text, any JSON object, or JSON that a schema guides (guided decoding). */
+export const responseFormatSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    json_schema: z.object({
+      name: z.string(),
+      description: z.string().optional(),
+      schema: z.record(z.string(), z.unknown()).optional(),
+      strict: z.boolean().nullish(),
+    }),
+  }),
+]);
+export type ResponseFormat = z.infer<typeof responseFormatSchema>;
+
 /**
  * Body of `POST /v1/chat/completions`. Unknown fields pass through untouched, as vLLM accepts
  * (and ignores) fields it does not know.
@@ -30,6 +46,7 @@ export const chatCompletionRequestSchema = z
     stop: z.union([z.string(), z.array(z.string())]).nullish(),
     n: z.literal(1, { message: 'only n=1 is supported' }).nullish(),
     seed: z.int().nullish(),
+    response_format: responseFormatSchema.nullish(),
   })
   .refine((body) => body.stream === true || body.stream_options == null, {
     // vLLM rejects the same combination with a 400.

@@ -1,3 +1,4 @@
+export * from './deep';
 export { confidenceAt } from './current-confidence';
 export { extractFastFeatures, type FastFeatureContext, type UserMessage } from './fast-features';
 export {
@@ -28,6 +29,7 @@ export {
 export {
   type CategoricalField,
   emptyProfile,
+  type FieldBase,
   type MbtiTypeField,
   type NumericField,
   type UserProfile,

@@ -17,8 +17,14 @@ import {
   wantsUsageChunk,
   type ChatCompletionRequest,
   type CompletionIdentity,
+  type OpenAiErrorBody,
 } from '@echoloop/openai-compat';
-import type { ChatEngine, GenerationRequest, GenerationResult } from './chat-engine';
+import {
+  ResponseFormatError,
+  type ChatEngine,
+  type GenerationRequest,
+  type GenerationResult,
+} from './chat-engine';
 import { sendError, sendJson, writeHead, type Exchange } from './http-exchange';
 import { QueuedJobAbortedError, type SerialQueue } from './serial-queue';
 
@@ -52,12 +58,29 @@ export async function handleChatCompletions(
   exchange.log.promptTokens = promptTokens;
   const lengthError = contextLengthError(promptTokens, requestedMaxTokens(request), deps.engine.contextSize);
   if (lengthError) return sendError(exchange, lengthError);
+  // Before the queue and the stream's headers, so a schema that cannot be compiled is a plain 400.
+  const formatError = await prepareResponseFormat(deps.engine, request);
+  if (formatError) return sendError(exchange, formatError);
 
   const maxTokens = requestedMaxTokens(request) ?? deps.engine.contextSize - promptTokens;
   const identity = newCompletionIdentity(request.model);
   const run = (onText: (text: string) => void) => runQueued(exchange, deps, request, maxTokens, onText);
   if (request.stream === true) return stream(exchange, request, identity, promptTokens, run);
   return answer(exchange, identity, promptTokens, run);
+}
+
+async function prepareResponseFormat(
+  engine: ChatEngine,
+  request: ChatCompletionRequest,
+): Promise<OpenAiErrorBody | undefined> {
+  if (request.response_format == null) return undefined;
+  try {
+    await engine.prepareResponseFormat(request.response_format);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ResponseFormatError)) throw error;
+    return buildErrorResponse({ status: 400, message: error.message });
+  }
 }
 
 type Run = (onText: (text: string) => void) => Promise<GenerationResult | undefined>;
@@ -127,6 +150,7 @@ async function runQueued(
     ...(request.temperature == null ? {} : { temperature: request.temperature }),
     ...(request.top_p == null ? {} : { topP: request.top_p }),
     ...(request.seed == null ? {} : { seed: request.seed }),
+    ...(request.response_format == null ? {} : { responseFormat: request.response_format }),
     stop: stopSequences(request),
     signal: exchange.signal,
     onText: (text) => {

@@ -1,6 +1,7 @@
 import type { ChatMessage, Finish } from '@echoloop/openai-compat';
 import type { ChatHistoryItem, LlamaChat, LlamaChatResponse } from 'node-llama-cpp';
 import type { ChatEngine, GenerationRequest, GenerationResult } from './chat-engine';
+import { createResponseGrammars, type ResponseGrammars } from './response-grammars';
 
 // node-llama-cpp is ESM with top-level await, so it cannot be require()d; the CommonJS output of
 // swc would turn a plain import() into require(), which this indirection prevents.
@@ -25,17 +26,26 @@ export async function loadLlamaEngine(options: LlamaEngineOptions): Promise<Chat
     sequences: 1,
   });
   const chat = new LlamaChatClass({ contextSequence: context.getSequence() });
+  const grammars = createResponseGrammars(llama);
   return {
     contextSize: context.contextSize,
     countPromptTokens: (messages) =>
       chat.chatWrapper
         .generateContextState({ chatHistory: toChatHistory(messages) })
         .contextText.tokenize(model.tokenizer).length,
-    generate: (request) => generate(chat, request),
+    prepareResponseFormat: async (format) => {
+      await grammars(format);
+    },
+    generate: (request) => generate(chat, grammars, request),
   };
 }
 
-async function generate(chat: LlamaChat, request: GenerationRequest): Promise<GenerationResult> {
+async function generate(
+  chat: LlamaChat,
+  grammars: ResponseGrammars,
+  request: GenerationRequest,
+): Promise<GenerationResult> {
+  const grammar = await grammars(request.responseFormat);
   const meterBefore = chat.sequence.tokenMeter.getState();
   const response = await chat.generateResponse(toChatHistory(request.messages), {
     maxTokens: request.maxTokens,
@@ -43,6 +53,7 @@ async function generate(chat: LlamaChat, request: GenerationRequest): Promise<Ge
     temperature: request.temperature ?? 1,
     ...(request.topP === undefined ? {} : { topP: request.topP }),
     ...(request.seed === undefined ? {} : { seed: request.seed }),
+    ...(grammar === undefined ? {} : { grammar }),
     customStopTriggers: request.stop,
     signal: request.signal,
     stopOnAbortSignal: true,

@@ -74,6 +74,53 @@ describe('local model server (real SmolLM2 via node-llama-cpp)', () => {
     expect(completion.usage?.prompt_tokens).toBeGreaterThan(20);
   });
 
+  it('follows a json_schema response_format (guided decoding)', async () => {
+    const completion = await client.chat.completions.create({
+      model,
+      messages: [
+        { role: 'user', content: 'How do you feel today, and how much energy do you have from 1 to 5?' },
+      ],
+      max_tokens: 64,
+      temperature: 0,
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'mood',
+          strict: true,
+          schema: {
+            type: 'object',
+            properties: {
+              mood: { type: 'string', enum: ['happy', 'sad', 'tired'] },
+              energy: { type: 'integer', minimum: 1, maximum: 5 },
+            },
+            required: ['mood', 'energy'],
+            additionalProperties: false,
+          },
+        },
+      },
+    });
+    const answer = JSON.parse(completion.choices[0]?.message.content ?? '');
+    expect(['happy', 'sad', 'tired']).toContain(answer.mood);
+    expect([1, 2, 3, 4, 5]).toContain(answer.energy);
+  });
+
+  it('answers a schema that cannot become a grammar with a 400', async () => {
+    const request = client.chat.completions.create({
+      model,
+      messages,
+      max_tokens: 4,
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'many', schema: { type: 'array', items: { type: 'null' }, minItems: 5000 } },
+      },
+    });
+    await expect(request).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+    await expect(request).rejects.toMatchObject({
+      status: 400,
+      error: { code: 400, type: 'BadRequestError' },
+    });
+  });
+
   it('answers bad input with a 400 in vLLM’s error shape', async () => {
     const request = client.chat.completions.create({
       model,

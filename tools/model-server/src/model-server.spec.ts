@@ -18,6 +18,8 @@ class EchoEngine implements ChatEngine {
     return messages.reduce((total, message) => total + message.content.split(' ').length + 2, 1);
   }
 
+  async prepareResponseFormat(): Promise<void> {}
+
   async generate(request: GenerationRequest): Promise<GenerationResult> {
     this.calls.push(request);
     this.active += 1;

@@ -14,7 +14,9 @@ import { CheckpointsModule } from '../checkpoints/checkpoints.module';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { ChatGateway } from './chat.gateway';
 import { LimitsService } from '../limits/limits.service';
+import { DirectorService } from '../director/director.service';
 import { MemoryService } from '../memory/memory.service';
+import { DeepExtractionService } from '../persona/deep-extraction.service';
 import { PersonaController } from '../persona/persona.controller';
 import { PersonaService } from '../persona/persona.service';
 import { UserProfileEntity } from '@echoloop/persistence';
@@ -50,6 +52,8 @@ class OutboxRelayLifecycle implements OnApplicationBootstrap, OnApplicationShutd
     LimitsService,
     MemoryService,
     PersonaService,
+    DeepExtractionService,
+    DirectorService,
     FeedbackService,
     OutboxRelayLifecycle,
     {

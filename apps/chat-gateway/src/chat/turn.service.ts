@@ -2,6 +2,7 @@ import { chatFeedbackV1, chatTurnCompletedV1, createEvent } from '@echoloop/cont
 import { ModelError, type ChatMessage } from '@echoloop/llm';
 import {
   CharacterEntity,
+  type CheckpointEntity,
   ConversationEntity,
   MessageEntity,
   UserEntity,
@@ -16,12 +17,15 @@ import { randomUUID } from 'node:crypto';
 import type { Counter, Histogram } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { characterCardSchema } from '@echoloop/character-cards';
+import { deepExtractionDue } from '@echoloop/persona';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
 import { ConversationsService } from '../conversations/conversations.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { TtlCache } from '../common/ttl-cache';
 import { LimitsService } from '../limits/limits.service';
+import { DirectorService } from '../director/director.service';
 import { MemoryService } from '../memory/memory.service';
+import { DeepExtractionService } from '../persona/deep-extraction.service';
 import { PersonaService } from '../persona/persona.service';
 import { buildPrompt } from '../prompt/prompt-builder';
 import { TokenCalibration } from '../prompt/token-calibration';
@@ -44,6 +48,8 @@ interface TurnInProgress {
   conversation: ConversationEntity;
   userMessage: MessageEntity;
   replyId: string;
+  /** A new alternative to a reply already given: the message was observed the first time. */
+  regenerated: boolean;
 }
 
 interface InFlight {
@@ -82,6 +88,8 @@ export class TurnService {
     private readonly limits: LimitsService,
     private readonly memory: MemoryService,
     private readonly persona: PersonaService,
+    private readonly deepPersona: DeepExtractionService,
+    private readonly director: DirectorService,
     private readonly relay: OutboxRelay,
     private readonly logger: PinoLogger,
     metrics: MetricsService,
@@ -132,7 +140,7 @@ export class TurnService {
     return this.withStreamSlot(userId, async () => {
       // A resend of a message whose reply failed is a retry: it was counted when first sent.
       const message = existing ?? (await this.storeUserMessage(userId, input));
-      return this.startReply(userId, conversation, message, sink);
+      return this.startReply(userId, conversation, message, sink, false);
     });
   }
 
@@ -188,7 +196,7 @@ export class TurnService {
     return this.withStreamSlot(userId, async () => {
       await this.limits.admit(userId);
       const conversation = await this.conversations.owned(userId, parent.conversationId);
-      return this.startReply(userId, conversation, parent, sink);
+      return this.startReply(userId, conversation, parent, sink, true);
     });
   }
 
@@ -244,13 +252,14 @@ export class TurnService {
     conversation: ConversationEntity,
     message: MessageEntity,
     sink: TurnSink,
+    regenerated: boolean,
   ): TurnAck {
     // Two requests for the same message that raced past their checks share one reply.
     const joined = this.join(message.id, sink);
     if (joined) return joined;
     const running: InFlight = { userId, replyId: randomUUID(), abort: new AbortController(), sinks: [sink] };
     this.inFlight.set(message.id, running);
-    const turn = { userId, conversation, userMessage: message, replyId: running.replyId };
+    const turn = { userId, conversation, userMessage: message, replyId: running.replyId, regenerated };
     void this.reply(turn, running.abort.signal, fanOut(running.sinks)).finally(() => {
       this.inFlight.delete(message.id);
     });
@@ -352,8 +361,9 @@ export class TurnService {
         checkpointId,
       };
       this.calibration.observe(checkpoint.id, context.uncalibratedEstimate, usage.promptTokens);
-      await this.persist(turn, context, done, filter.reasoning);
+      const saved = await this.persist(turn, context, done, filter.reasoning);
       sink.done(done);
+      this.afterReply(turn, context, saved, checkpoint);
       this.memory.remember(
         {
           conversationId,
@@ -374,6 +384,35 @@ export class TurnService {
     }
   }
 
+  /** Off the hot path: the deep persona extraction and the director, when they are due. */
+  private afterReply(
+    { userId, conversation, userMessage }: TurnInProgress,
+    context: TurnContext,
+    saved: PersistedTurn,
+    checkpoint: CheckpointEntity,
+  ): void {
+    if (
+      saved.userTurnsSinceDeep !== null &&
+      deepExtractionDue(saved.userTurnsSinceDeep, context.persona.shifted)
+    ) {
+      this.deepPersona.schedule(userId, conversation.id, saved.replyCreatedAt);
+    }
+    this.director.consider(
+      conversation,
+      context.userTurn,
+      {
+        characterName: context.characterName,
+        transcript: [
+          ...context.history,
+          { role: 'user', content: userMessage.content },
+          { role: 'assistant', content: saved.replyContent },
+        ],
+        personaGuidance: context.persona.guidance,
+      },
+      checkpoint,
+    );
+  }
+
   private async loadContext(
     { userId, conversation, userMessage }: TurnInProgress,
     checkpointId: string,
@@ -381,7 +420,7 @@ export class TurnService {
     safety: CrisisAssessment,
   ) {
     const tokenFactor = this.calibration.factor(checkpointId);
-    const [character, userName, earlier, profileRow] = await Promise.all([
+    const [character, userName, earlier, profileRow, userTurn] = await Promise.all([
       this.characters.get(conversation.characterId, (id) =>
         this.db.getRepository(CharacterEntity).findOneByOrFail({ id }),
       ),
@@ -404,6 +443,7 @@ export class TurnService {
         .take(HISTORY_LIMIT)
         .getMany(),
       this.persona.load(userId),
+      this.userTurnNumber(userMessage),
     ]);
     const ordered = earlier.reverse();
     const persona = this.persona.observe(
@@ -412,12 +452,14 @@ export class TurnService {
       ordered.findLast((m) => m.role === 'assistant')?.content,
     );
     const history: ChatMessage[] = ordered.map((m) => ({ role: m.role, content: m.content }));
+    const card = characterCardSchema.parse(character.card);
     const prompt = buildPrompt({
-      card: characterCardSchema.parse(character.card),
+      card,
       userName,
       history,
       memory: conversation.summary,
       personaGuidance: persona.guidance,
+      direction: this.director.guidanceFor(conversation, userTurn),
       tokenFactor,
       userMessage: userMessage.content,
       budgetTokens,
@@ -429,6 +471,8 @@ export class TurnService {
     return {
       safety,
       persona,
+      userTurn,
+      characterName: card.data.name,
       prompt: prompt.messages,
       history: history.slice(prompt.droppedTurns),
       dropped,
@@ -436,13 +480,25 @@ export class TurnService {
     };
   }
 
+  /** Which user turn of the conversation this message is (1-based), counting every user message up to it. */
+  private async userTurnNumber(message: MessageEntity): Promise<number> {
+    // Compared in SQL: created_at has microseconds, a JavaScript Date only milliseconds.
+    const [row] = (await this.db.query(
+      `SELECT count(*)::int AS n FROM messages m, messages current
+       WHERE current.id = $1 AND m.conversation_id = current.conversation_id AND m.role = 'user'
+         AND (m.created_at, m.id) <= (current.created_at, current.id)`,
+      [message.id],
+    )) as { n: number }[];
+    return row?.n ?? 1;
+  }
+
   private async persist(
-    { userId, userMessage, conversation }: TurnInProgress,
-    context: Awaited<ReturnType<TurnService['loadContext']>>,
+    { userId, userMessage, conversation, regenerated }: TurnInProgress,
+    context: TurnContext,
     done: TurnDone,
     reasoning: string | null,
-  ): Promise<void> {
-    await this.db.transaction(async (tx) => {
+  ): Promise<PersistedTurn> {
+    const saved = await this.db.transaction(async (tx) => {
       // The newest alternative is the one shown (and seen by later turns) until the user picks another.
       await tx
         .getRepository(MessageEntity)
@@ -499,10 +555,24 @@ export class TurnService {
         SERVICE,
       );
       await enqueueEvent(tx, chatTurnCompletedV1, event, done.conversationId);
-      if (context.persona.profile) await this.persona.save(tx, userId, context.persona.profile);
+      const userTurnsSinceDeep =
+        context.persona.enabled && !regenerated
+          ? await this.persona.merge(tx, userId, context.persona.observations, 'user-turn')
+          : null;
+      return { userTurnsSinceDeep, replyCreatedAt: reply.createdAt, replyContent: reply.content };
     });
     this.relay.wake();
+    return saved;
   }
+}
+
+type TurnContext = Awaited<ReturnType<TurnService['loadContext']>>;
+
+interface PersistedTurn {
+  /** Null when nothing was merged (inference off, or a regenerated reply). */
+  userTurnsSinceDeep: number | null;
+  replyCreatedAt: Date;
+  replyContent: string;
 }
 
 function fanOut(sinks: TurnSink[]): TurnSink {

@@ -1,31 +1,39 @@
 import {
   confidenceAt,
   emptyProfile,
+  type FieldBase,
   extractFastFeatures,
+  fastFeaturesShifted,
+  type Observation,
   mergeObservations,
   personaGuidance,
   profileSnapshot,
   userProfileSchema,
   type UserProfile,
 } from '@echoloop/persona';
-import { UserProfileEntity } from '@echoloop/persistence';
+import { MessageEntity, UserProfileEntity } from '@echoloop/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
+import { In } from 'typeorm';
 
 export interface PersonaUpdate {
-  /** Null when the user turned inference off. */
-  profile: UserProfile | null;
+  /** False when the user turned inference off: nothing is observed or stored. */
+  enabled: boolean;
+  /** What this message showed: merged again under a row lock when saved, so concurrent turns lose nothing. */
+  observations: Observation[];
+  /** Whether the message moved a situation field (emotion, need, axis, initiative). */
+  shifted: boolean;
   guidance: string;
   snapshot: Record<string, unknown>;
 }
 
-const OFF: PersonaUpdate = { profile: null, guidance: '', snapshot: {} };
+const OFF: PersonaUpdate = { enabled: false, observations: [], shifted: false, guidance: '', snapshot: {} };
 
 /**
  * The live persona: each user message updates the user's profile with fast, in-process features (no model
- * call), the profile's confident parts become guidance in the prompt, and the updated profile is saved with the
- * turn. Users can read it (with the evidence), reset it, or turn inference off.
+ * call), the profile's confident parts become guidance in the prompt, and the observations are merged into the
+ * stored profile with the turn. Users can read it (with the evidence), reset it, or turn inference off.
  */
 @Injectable()
 export class PersonaService {
@@ -50,39 +58,64 @@ export class PersonaService {
       { id: message.id, text: message.content, createdAt: message.createdAt },
       previousAssistantMessage === undefined ? {} : { previousAssistantMessage },
     );
-    const profile = mergeObservations(this.parse(row), observations, now);
-    return { profile, guidance: personaGuidance(profile, { now }), snapshot: profileSnapshot(profile, now) };
+    const before = parseProfile(row?.profile);
+    const profile = mergeObservations(before, observations, now);
+    return {
+      enabled: true,
+      observations,
+      shifted: fastFeaturesShifted(before, profile),
+      guidance: personaGuidance(profile, { now }),
+      snapshot: profileSnapshot(profile, now),
+    };
   }
 
-  /** Saves the profile inside the turn's transaction (unless the user turned inference off meanwhile). */
-  async save(manager: EntityManager, userId: string, profile: UserProfile): Promise<void> {
-    await manager.query(
+  /**
+   * Merges observations into the stored profile inside `manager`'s transaction, holding the row lock, so that
+   * concurrent turns and extractions of one user each add their evidence instead of overwriting each other.
+   * Returns the user messages counted since the last deep extraction, or null when inference is off.
+   */
+  async merge(
+    manager: EntityManager,
+    userId: string,
+    observations: readonly Observation[],
+    counts: 'user-turn' | 'deep-extraction',
+  ): Promise<number | null> {
+    // The no-op DO UPDATE locks an existing row (and returns it) in the same statement that creates a new one.
+    const [row] = (await manager.query(
       `INSERT INTO user_profiles (user_id, profile) VALUES ($1, $2)
-       ON CONFLICT (user_id) DO UPDATE SET profile = EXCLUDED.profile, updated_at = now()
-       WHERE user_profiles.inference_enabled`,
-      [userId, JSON.stringify(profile)],
-    );
+       ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id
+       RETURNING profile, inference_enabled`,
+      [userId, JSON.stringify(emptyProfile())],
+    )) as { profile: unknown; inference_enabled: boolean }[];
+    if (!row?.inference_enabled) return null;
+    const profile = mergeObservations(parseProfile(row.profile), observations, new Date());
+    const [updated] = (await manager.query(
+      `UPDATE user_profiles SET profile = $2, updated_at = now(),
+         user_turns_since_deep = CASE WHEN $3 THEN 0 ELSE user_turns_since_deep + 1 END
+       WHERE user_id = $1 RETURNING user_turns_since_deep`,
+      [userId, JSON.stringify(profile), counts === 'deep-extraction'],
+    )) as [{ user_turns_since_deep: number }[], number];
+    return updated[0]?.user_turns_since_deep ?? null;
   }
 
-  /** What was inferred, how sure it is now, and which messages it rests on. */
+  /** What was inferred, how sure it is now, and the messages it rests on (with their text, the user's own). */
   async view(userId: string) {
     const row = await this.profiles.findOneBy({ userId });
-    const profile = this.parse(row);
+    const profile = parseProfile(row?.profile);
     const now = new Date();
+    const { schemaVersion: _version, ...inferred } = profile;
+    const entries = Object.entries(inferred) as [string, FieldBase<unknown>][];
+    const texts = await this.evidenceTexts(userId, [...new Set(entries.flatMap(([, f]) => f.evidence))]);
     const fields = Object.fromEntries(
-      Object.entries(profile)
-        .filter(([name]) => name !== 'schemaVersion')
-        .map(([name, field]) => {
-          const { value, evidence, updatedAt } = field as {
-            value: unknown;
-            evidence: string[];
-            updatedAt: string;
-          };
-          return [
-            name,
-            { value, confidence: confidenceAt(profile, name as never, now), evidence, updatedAt },
-          ];
-        }),
+      entries.map(([name, { value, evidence, updatedAt }]) => [
+        name,
+        {
+          value,
+          confidence: confidenceAt(profile, name as never, now),
+          evidence: evidence.map((id) => ({ messageId: id, text: texts.get(id) ?? null })),
+          updatedAt,
+        },
+      ]),
     );
     return { inferenceEnabled: row?.inferenceEnabled ?? true, fields, updatedAt: row?.updatedAt ?? null };
   }
@@ -90,7 +123,8 @@ export class PersonaService {
   async reset(userId: string): Promise<void> {
     await this.profiles.query(
       `INSERT INTO user_profiles (user_id, profile) VALUES ($1, $2)
-       ON CONFLICT (user_id) DO UPDATE SET profile = EXCLUDED.profile, updated_at = now()`,
+       ON CONFLICT (user_id) DO UPDATE SET profile = EXCLUDED.profile, user_turns_since_deep = 0,
+         updated_at = now()`,
       [userId, JSON.stringify(emptyProfile())],
     );
   }
@@ -106,8 +140,22 @@ export class PersonaService {
     );
   }
 
-  private parse(row: UserProfileEntity | null): UserProfile {
-    const parsed = row ? userProfileSchema.safeParse(row.profile) : undefined;
-    return parsed?.success ? parsed.data : emptyProfile();
+  /** Texts of the evidence messages still present (a deleted conversation takes its messages with it). */
+  private async evidenceTexts(userId: string, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.profiles.manager
+      .getRepository(MessageEntity)
+      .createQueryBuilder('m')
+      .innerJoin('conversations', 'c', 'c.id = m.conversation_id')
+      .select(['m.id', 'm.content'])
+      .where({ id: In(ids) })
+      .andWhere('c.user_id = :userId', { userId })
+      .getMany();
+    return new Map(rows.map((m) => [m.id, m.content]));
   }
+}
+
+function parseProfile(stored: unknown): UserProfile {
+  const parsed = stored === undefined ? undefined : userProfileSchema.safeParse(stored);
+  return parsed?.success ? parsed.data : emptyProfile();
 }

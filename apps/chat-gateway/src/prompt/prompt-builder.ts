@@ -18,8 +18,10 @@ export interface PromptInput {
   tokenFactor?: number;
   /** The conversation's rolling summary of turns that no longer fit. */
   memory?: string | null;
-  /** Filled by persona inference (later); empty for now. */
+  /** How to adapt to this user, from the inferred profile. */
   personaGuidance?: string;
+  /** The director's note for this reply, when it has one. */
+  direction?: string;
   /** Crisis resources and instructions when the turn is flagged. */
   safetyInstructions?: string;
 }
@@ -70,6 +72,7 @@ export function buildPrompt(input: PromptInput): Prompt {
     worldInfo,
     memory,
     input.personaGuidance,
+    input.direction,
     input.safetyInstructions,
   ]
     .filter((part): part is string => Boolean(part?.trim()))

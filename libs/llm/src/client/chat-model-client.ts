@@ -1,5 +1,5 @@
 import OpenAI, { APIConnectionError, APIError } from 'openai';
-import type { ChatMessage, FinishReason } from '@echoloop/openai-compat';
+import type { ChatMessage, FinishReason, ResponseFormat } from '@echoloop/openai-compat';
 import { CircuitBreaker } from './circuit-breaker';
 import { ModelError } from './model-errors';
 
@@ -17,6 +17,16 @@ export interface ChatRequest {
   temperature?: number;
   topP?: number;
   stop?: string[];
+  /** Structured output (vLLM guided decoding): the reply is constrained to JSON, or to this JSON Schema. */
+  responseFormat?: ResponseFormat;
+}
+
+
+/** A whole reply, collected from the stream. */
+export interface ChatCompletionText {
+  text: string;
+  finishReason: FinishReason;
+  usage: { promptTokens: number; completionTokens: number } | null;
 }
 
 export type ChatStreamEvent =
@@ -104,6 +114,16 @@ export class ChatModelClient {
     throw lastError ?? new ModelError('model_unavailable', 'no attempt was made', true);
   }
 
+  /** The whole reply at once, for callers that need all of it (summaries, extractions, judges). */
+  async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatCompletionText> {
+    let text = '';
+    for await (const event of this.stream(request, signal)) {
+      if (event.type === 'delta') text += event.text;
+      else return { text, finishReason: event.finishReason, usage: event.usage };
+    }
+    throw new ModelError('model_unavailable', 'stream ended without a finish reason', true);
+  }
+
   /** Round-robin over endpoints whose circuit lets a call through. */
   private pick(): Upstream | undefined {
     for (let i = 0; i < this.upstreams.length; i++) {
@@ -149,6 +169,7 @@ export class ChatModelClient {
           ...(request.temperature !== undefined && { temperature: request.temperature }),
           ...(request.topP !== undefined && { top_p: request.topP }),
           ...(request.stop?.length && { stop: request.stop }),
+          ...(request.responseFormat && { response_format: request.responseFormat }),
         },
         { signal: controller.signal },
       );

@@ -2,9 +2,16 @@ export {
   ChatModelClient,
   DEFAULT_CLIENT_OPTIONS,
   type ChatModelClientOptions,
+  type ChatCompletionText,
   type ChatRequest,
   type ChatStreamEvent,
   type ModelEndpoint,
 } from './chat-model-client';
 export { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker';
 export { ModelError, type ModelErrorCode } from './model-errors';
+export {
+  completeStructured,
+  type Parsed,
+  type StructuredCompletionOptions,
+  type StructuredOutcome,
+} from './structured-completion';

@@ -42,9 +42,21 @@ export class ConversationEntity {
   @Column({ name: 'summary_through', type: 'timestamptz', nullable: true })
   summaryThrough!: Date | null;
 
+  /** The director's latest decision (every 5 user turns); its note guides the reply to the next user turn. */
+  @Column({ type: 'jsonb', nullable: true })
+  director!: DirectorNote | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
+}
+
+/** What the director decided after user turn `turn` of a conversation. */
+export interface DirectorNote {
+  turn: number;
+  decision: 'keep' | 'deepen' | 'new-topic';
+  note: string;
+  decidedAt: string;
 }

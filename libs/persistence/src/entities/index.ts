@@ -17,7 +17,7 @@ export {
   type CheckpointStatus,
   type DecodingParameters,
 } from './checkpoint.entity';
-export { ConversationEntity } from './conversation.entity';
+export { ConversationEntity, type DirectorNote } from './conversation.entity';
 export { FeedbackEntity } from './feedback.entity';
 export { MessageEntity, type MessageRole, type MessageStatus } from './message.entity';
 export { OutboxEntity } from './outbox.entity';

@@ -18,6 +18,10 @@ export class UserProfileEntity {
   @Column({ name: 'inference_enabled', type: 'boolean', default: true })
   inferenceEnabled!: boolean;
 
+  /** User messages observed since the last deep (LLM) extraction: it runs again every few. */
+  @Column({ name: 'user_turns_since_deep', type: 'integer', default: 0 })
+  userTurnsSinceDeep!: number;
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }

@@ -1,0 +1,49 @@
+import type { ChatCompletionText, ChatModelClient, ChatRequest } from './chat-model-client';
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string; detail: string };
+
+export type StructuredOutcome<T> =
+  | { ok: true; value: T; attempts: number }
+  | { ok: false; problem: string; detail: string; attempts: number; raw: string };
+
+export interface StructuredCompletionOptions<T> {
+  parse: (text: string) => Parsed<T>;
+  /** The user message asking for a corrected reply, given what was wrong with the first. */
+  correction: (detail: string) => string;
+  signal?: AbortSignal;
+}
+
+/**
+ * A completion whose text must parse: one retry, shown its own bad output and what was wrong with it, then the
+ * failure is returned (never thrown) for the caller to count and drop. Transport errors still throw ModelError.
+ */
+export async function completeStructured<T>(
+  client: ChatModelClient,
+  request: ChatRequest,
+  { parse, correction, signal }: StructuredCompletionOptions<T>,
+): Promise<StructuredOutcome<T>> {
+  const first = await client.complete(request, signal);
+  const firstParse = parseWhole(first, parse);
+  if (firstParse.ok) return { ...firstParse, attempts: 1 };
+  const retry: ChatRequest = {
+    ...request,
+    messages: [
+      ...request.messages,
+      { role: 'assistant', content: first.text },
+      { role: 'user', content: correction(firstParse.detail) },
+    ],
+  };
+  const second = await client.complete(retry, signal);
+  const secondParse = parseWhole(second, parse);
+  if (secondParse.ok) return { ...secondParse, attempts: 2 };
+  return { ...secondParse, attempts: 2, raw: second.text };
+}
+
+function parseWhole<T>(completion: ChatCompletionText, parse: (text: string) => Parsed<T>): Parsed<T> {
+  const parsed = parse(completion.text);
+  // A reply cut at max_tokens that still parses is fine; one that does not says why.
+  if (!parsed.ok && completion.finishReason === 'length') {
+    return { ...parsed, detail: `${parsed.detail} (the reply hit the token limit)` };
+  }
+  return parsed;
+}

@@ -21,7 +21,6 @@ export interface ChatRequest {
   responseFormat?: ResponseFormat;
 }
 
-
 /** A whole reply, collected from the stream. */
 export interface ChatCompletionText {
   text: string;

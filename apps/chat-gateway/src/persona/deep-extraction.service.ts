@@ -3,10 +3,9 @@ import {
   type ChatTurnText,
   DEEP_EXTRACTION_PROMPT_VERSION,
   deepExtractionCorrection,
-  deepExtractionJsonSchema,
-  deepExtractionMessages,
+  deepExtractionParser,
+  deepExtractionRequest,
   extractionWindow,
-  parseDeepExtraction,
 } from '@echoloop/persona';
 import { MessageEntity } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
@@ -18,11 +17,9 @@ import { DataSource } from 'typeorm';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
 import { PersonaService } from './persona.service';
 
-/** Enough for every field with the most evidence (about 40 tokens a field). */
-const MAX_TOKENS = 900;
 const RECENT_MESSAGES = 40;
 
-export type DeepOutcome = 'merged' | 'invalid_output' | 'model_error' | 'inference_off';
+export type DeepOutcome = 'merged' | 'invalid_output' | 'model_error' | 'inference_off' | 'context_too_small';
 
 /**
  * The deep half of persona inference: an LLM reads the conversation's recent messages and reports the profile
@@ -71,26 +68,12 @@ export class DeepExtractionService {
     const window = extractionWindow(await this.recentMessages(conversationId, through));
     if (!window.some((message) => message.role === 'user')) return 'merged';
     const checkpoint = await this.checkpoints.defaultCheckpoint();
-    const outcome = await completeStructured(
-      this.checkpoints.clientFor(checkpoint),
-      {
-        model: checkpoint.modelName,
-        messages: deepExtractionMessages(window),
-        maxTokens: MAX_TOKENS,
-        temperature: 0,
-        responseFormat: {
-          type: 'json_schema',
-          json_schema: { name: 'user_profile', schema: deepExtractionJsonSchema, strict: true },
-        },
-      },
-      {
-        parse: (text) => {
-          const parsed = parseDeepExtraction(text, window);
-          return parsed.ok ? { ok: true, value: parsed.observations } : parsed;
-        },
-        correction: deepExtractionCorrection,
-      },
-    );
+    const request = deepExtractionRequest(checkpoint.modelName, window, checkpoint.contextTokens);
+    if (!request) return 'context_too_small';
+    const outcome = await completeStructured(this.checkpoints.clientFor(checkpoint), request, {
+      parse: deepExtractionParser(window),
+      correction: deepExtractionCorrection,
+    });
     if (!outcome.ok) {
       this.logger.warn(
         { userId, problem: outcome.problem, detail: outcome.detail, prompt: DEEP_EXTRACTION_PROMPT_VERSION },

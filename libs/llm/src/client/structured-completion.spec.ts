@@ -6,6 +6,7 @@ const schema = { type: 'object', properties: { n: { type: 'integer' } }, require
 const request = {
   model: 'fake-base-model',
   messages: [{ role: 'user' as const, content: 'Give me a number as JSON.' }],
+  maxTokens: 100,
   responseFormat: { type: 'json_schema' as const, json_schema: { name: 'number', schema } },
 };
 
@@ -39,13 +40,16 @@ describe('completeStructured', () => {
     });
   });
 
-  it('retries once, showing the model its bad output and what was wrong', async () => {
+  it('retries once, telling the model what was wrong, within the same context budget', async () => {
     await expect(run(['sure! n is 7', '{"n": 7}'])).resolves.toEqual({ ok: true, value: 7, attempts: 2 });
-    const retry = server.requests[1]?.body as { messages: { role: string; content: string }[] };
-    expect(retry.messages.slice(-2)).toEqual([
-      { role: 'assistant', content: 'sure! n is 7' },
-      { role: 'user', content: 'Invalid: not JSON. JSON only.' },
+    const retry = server.requests[1]?.body as {
+      messages: { role: string; content: string }[];
+      max_tokens: number;
+    };
+    expect(retry.messages).toEqual([
+      { role: 'user', content: 'Give me a number as JSON.\n\nInvalid: not JSON. JSON only.' },
     ]);
+    expect(retry.max_tokens).toBeLessThan(100);
   });
 
   it('gives up after the retry and returns the failure with the last output, not an exception', async () => {

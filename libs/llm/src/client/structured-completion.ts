@@ -14,8 +14,8 @@ export interface StructuredCompletionOptions<T> {
 }
 
 /**
- * A completion whose text must parse: one retry, shown its own bad output and what was wrong with it, then the
- * failure is returned (never thrown) for the caller to count and drop. Transport errors still throw ModelError.
+ * A completion whose text must parse: one retry, told what was wrong with the first reply, then the failure is
+ * returned (never thrown) for the caller to count and drop. Transport errors still throw ModelError.
  */
 export async function completeStructured<T>(
   client: ChatModelClient,
@@ -25,14 +25,7 @@ export async function completeStructured<T>(
   const first = await client.complete(request, signal);
   const firstParse = parseWhole(first, parse);
   if (firstParse.ok) return { ...firstParse, attempts: 1 };
-  const retry: ChatRequest = {
-    ...request,
-    messages: [
-      ...request.messages,
-      { role: 'assistant', content: first.text },
-      { role: 'user', content: correction(firstParse.detail) },
-    ],
-  };
+  const retry = withCorrection(request, correction(firstParse.detail));
   const second = await client.complete(retry, signal);
   const secondParse = parseWhole(second, parse);
   if (secondParse.ok) return { ...secondParse, attempts: 2 };
@@ -47,3 +40,25 @@ function parseWhole<T>(completion: ChatCompletionText, parse: (text: string) => 
   }
   return parsed;
 }
+
+/**
+ * The same request with the correction appended to its last message. The bad reply itself is not sent back: it
+ * can be as long as the whole reply budget, and the prompt plus the budget must still fit the context.
+ */
+function withCorrection(request: ChatRequest, correction: string): ChatRequest {
+  const messages = [...request.messages];
+  const last = messages.pop();
+  const corrected =
+    last?.role === 'user'
+      ? [...messages, { ...last, content: `${last.content}\n\n${correction}` }]
+      : [...request.messages, { role: 'user' as const, content: correction }];
+  const extra = Math.ceil(correction.length / CHARS_PER_TOKEN) + 8;
+  return {
+    ...request,
+    messages: corrected,
+    ...(request.maxTokens !== undefined && { maxTokens: Math.max(1, request.maxTokens - extra) }),
+  };
+}
+
+/** A cautious characters-per-token estimate (small models split text finely). */
+const CHARS_PER_TOKEN = 2.4;

@@ -10,6 +10,11 @@ export {
   deepExtractionJsonSchema,
   deepExtractionSchema,
 } from './extraction-schema';
+export {
+  DEEP_EXTRACTION_MAX_TOKENS,
+  deepExtractionParser,
+  deepExtractionRequest,
+} from './extraction-request';
 export { type DeepExtractionResult, parseDeepExtraction } from './parse-extraction';
 export {
   DEEP_EVERY_USER_TURNS,

@@ -1,0 +1,37 @@
+import { EMPATHY_AXES, HIDDEN_NEEDS, INITIATIVES, LANGUAGES } from '@echoloop/persona';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+/** The traits a scripted conversation was written to show: what the evaluation scores. */
+export const truthSchema = z.strictObject({
+  formality: z.enum(['casual', 'formal']),
+  verbosity: z.enum(['short', 'long']),
+  emoji: z.boolean(),
+  initiative: z.enum(INITIATIVES),
+  hiddenNeed: z.enum(HIDDEN_NEEDS),
+  empathyAxis: z.enum(EMPATHY_AXES),
+  language: z.enum(LANGUAGES),
+});
+export type Truth = z.infer<typeof truthSchema>;
+export type TruthField = keyof Truth;
+export const TRUTH_FIELDS = Object.keys(truthSchema.shape) as TruthField[];
+
+export const scriptedConversationSchema = z.strictObject({
+  id: z.string().min(1),
+  persona: z.string().min(1),
+  truth: truthSchema,
+  turns: z.array(z.strictObject({ user: z.string().min(1), assistant: z.string().min(1) })).min(2),
+  /** What a careful extractor would report having read every user message (for the scripted test server). */
+  scriptedExtraction: z.record(z.string(), z.unknown()),
+});
+export type ScriptedConversation = z.infer<typeof scriptedConversationSchema>;
+
+export const DEFAULT_DATASET = join(__dirname, '..', 'data', 'conversations.json');
+
+export function loadDataset(path = DEFAULT_DATASET): ScriptedConversation[] {
+  return z
+    .array(scriptedConversationSchema)
+    .min(1)
+    .parse(JSON.parse(readFileSync(path, 'utf8')));
+}

@@ -3,6 +3,7 @@ import { RegistryFeedbackApiKeys1795291472180 } from './1795291472180-RegistryFe
 import { ConversationMemory1795294004639 } from './1795294004639-ConversationMemory';
 import { UserProfiles1795296223745 } from './1795296223745-UserProfiles';
 import { DeepPersonaAndDirector1795310000000 } from './1795310000000-DeepPersonaAndDirector';
+import { RewardLabels1795310100000 } from './1795310100000-RewardLabels';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   ConversationMemory1795294004639,
   UserProfiles1795296223745,
   DeepPersonaAndDirector1795310000000,
+  RewardLabels1795310100000,
 ];

@@ -1,9 +1,19 @@
 import { TOPICS } from '@echoloop/contracts';
-import { PlatformModule } from '@echoloop/platform';
+import { OUTBOX_RELAY_PROVIDERS, PlatformModule } from '@echoloop/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { ApiKeyGuard } from './auth/api-key.guard';
 import type { LabellerEnv } from './env';
+import { ConsumerProgress } from './intake/consumer-progress';
+import { FeedbackIntakeService } from './intake/feedback-intake.service';
+import { TurnIntakeService } from './intake/turn-intake.service';
+import { JudgeRunner } from './judges/judge-runner';
+import { ComponentJudges } from './labelling/component-judges';
+import { LabelStore } from './labelling/label-store';
+import { LeaveSweeper } from './labelling/leave-sweeper.service';
+import { TurnLabeller } from './labelling/turn-labeller.service';
+import { ScoreController } from './scoring/score.controller';
 import { LABELLER_ENV } from './tokens';
-import { TurnIntakeService } from './turn-intake.service';
 
 export const SERVICE = 'reward-labeller';
 
@@ -16,10 +26,27 @@ export class AppModule {
         PlatformModule.forRoot({
           service: SERVICE,
           env,
-          topics: [{ topic: TOPICS.chatTurnCompleted }, { topic: TOPICS.rewardTurnLabelled }],
+          topics: [
+            { topic: TOPICS.chatTurnCompleted },
+            { topic: TOPICS.chatFeedback },
+            { topic: TOPICS.rewardTurnLabelled },
+          ],
         }),
       ],
-      providers: [{ provide: LABELLER_ENV, useValue: env }, TurnIntakeService],
+      controllers: [ScoreController],
+      providers: [
+        { provide: LABELLER_ENV, useValue: env },
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        ...OUTBOX_RELAY_PROVIDERS,
+        JudgeRunner,
+        ComponentJudges,
+        LabelStore,
+        TurnLabeller,
+        ConsumerProgress,
+        LeaveSweeper,
+        TurnIntakeService,
+        FeedbackIntakeService,
+      ],
     };
   }
 }

@@ -1,9 +1,33 @@
 import { port, serviceEnv } from '@echoloop/config';
 import { z } from 'zod';
 
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
 export const labellerEnv = serviceEnv.extend({
   PORT: port(3001),
   LABELLER_GROUP_ID: z.string().min(1).default('reward-labeller'),
+  /** Labels are unique per (turn, component, version): a new version re-labels, the old labels stay. */
+  LABELLER_VERSION: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{0,62}$/)
+    .default('labeller-v1'),
+  /** The judge models' OpenAI-compatible endpoint (vLLM). */
+  JUDGE_BASE_URL: z.url().default('http://127.0.0.1:18000/v1'),
+  JUDGE_API_KEY: z.string().min(1).default('local'),
+  JUDGE_MODEL: z.string().min(1).default('smollm2-135m-instruct'),
+  /** Judge calls in flight at once, across all partitions. */
+  JUDGE_CONCURRENCY: positiveInt(8),
+  JUDGE_TIMEOUT_MS: positiveInt(30_000),
+  /** Extra attempts after a transient judge failure (5xx, timeout, connection), with exponential backoff. */
+  JUDGE_RETRIES: z.coerce.number().int().min(0).default(2),
+  JUDGE_MAX_TOKENS: positiveInt(512),
+  /** A turn with no next user message after this long counts as the user having left. */
+  LEAVE_AFTER_MS: positiveInt(30 * 60_000),
+  LEAVE_SWEEP_MS: positiveInt(15_000),
+  /** Reward configuration as JSON (labels → levels, weights, sampling rates); defaults when unset. */
+  REWARD_CONFIG: z.string().optional(),
+  /** Partitions of chat.turn.completed.v1 handled in parallel (order holds within each). */
+  LABELLER_PARTITIONS_CONCURRENTLY: positiveInt(4),
 });
 
 export type LabellerEnv = z.infer<typeof labellerEnv>;

@@ -26,5 +26,6 @@ export { validationDetails, ZodValidationPipe } from './http/zod-validation.pipe
 export { IS_PUBLIC, Public } from './http/public.decorator';
 export { enqueueEvent } from './outbox/enqueue-event';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox/outbox-relay';
+export { OUTBOX_RELAY_PROVIDERS } from './outbox/outbox-relay.provider';
 export { RetryAfterException } from './http/retry-after.exception';
 export { userText } from './http/text';

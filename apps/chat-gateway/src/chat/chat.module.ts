@@ -1,14 +1,5 @@
-import { EventPublisher, MetricsService, OutboxRelay } from '@echoloop/platform';
-import {
-  Inject,
-  Injectable,
-  Module,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import { PinoLogger } from 'nestjs-pino';
-import type { DataSource } from 'typeorm';
+import { OUTBOX_RELAY_PROVIDERS } from '@echoloop/platform';
+import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { CheckpointsModule } from '../checkpoints/checkpoints.module';
 import { ConversationsModule } from '../conversations/conversations.module';
@@ -25,18 +16,6 @@ import { FeedbackService } from './feedback.service';
 import { MessagesController } from './messages.controller';
 import { RepliesController } from './replies.controller';
 import { TurnService } from './turn.service';
-
-/** Runs the outbox relay for as long as the gateway runs. */
-@Injectable()
-class OutboxRelayLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
-  constructor(@Inject(OutboxRelay) private readonly relay: OutboxRelay) {}
-  onApplicationBootstrap(): void {
-    this.relay.start();
-  }
-  async onApplicationShutdown(): Promise<void> {
-    await this.relay.stop();
-  }
-}
 
 @Module({
   imports: [
@@ -55,13 +34,7 @@ class OutboxRelayLifecycle implements OnApplicationBootstrap, OnApplicationShutd
     DeepExtractionService,
     DirectorService,
     FeedbackService,
-    OutboxRelayLifecycle,
-    {
-      provide: OutboxRelay,
-      inject: [getDataSourceToken(), EventPublisher, MetricsService, PinoLogger],
-      useFactory: (db: DataSource, publisher: EventPublisher, metrics: MetricsService, logger: PinoLogger) =>
-        new OutboxRelay(db, publisher, metrics, logger.logger),
-    },
+    ...OUTBOX_RELAY_PROVIDERS,
   ],
 })
 export class ChatModule {}

@@ -34,14 +34,19 @@ describe('completeStructured', () => {
   };
 
   it('sends the JSON schema as response_format and returns the parsed value', async () => {
-    await expect(run(['{"n": 7}'])).resolves.toEqual({ ok: true, value: 7, attempts: 1 });
+    await expect(run(['{"n": 7}'])).resolves.toEqual({ ok: true, value: 7, attempts: 1, raw: '{"n": 7}' });
     expect(server.requests[0]?.body).toMatchObject({
       response_format: { type: 'json_schema', json_schema: { name: 'number', schema } },
     });
   });
 
   it('retries once, telling the model what was wrong, within the same context budget', async () => {
-    await expect(run(['sure! n is 7', '{"n": 7}'])).resolves.toEqual({ ok: true, value: 7, attempts: 2 });
+    await expect(run(['sure! n is 7', '{"n": 7}'])).resolves.toEqual({
+      ok: true,
+      value: 7,
+      attempts: 2,
+      raw: '{"n": 7}',
+    });
     const retry = server.requests[1]?.body as {
       messages: { role: string; content: string }[];
       max_tokens: number;

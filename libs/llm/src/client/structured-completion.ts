@@ -3,7 +3,7 @@ import type { ChatCompletionText, ChatModelClient, ChatRequest } from './chat-mo
 export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string; detail: string };
 
 export type StructuredOutcome<T> =
-  | { ok: true; value: T; attempts: number }
+  | { ok: true; value: T; attempts: number; raw: string }
   | { ok: false; problem: string; detail: string; attempts: number; raw: string };
 
 export interface StructuredCompletionOptions<T> {
@@ -24,11 +24,11 @@ export async function completeStructured<T>(
 ): Promise<StructuredOutcome<T>> {
   const first = await client.complete(request, signal);
   const firstParse = parseWhole(first, parse);
-  if (firstParse.ok) return { ...firstParse, attempts: 1 };
+  if (firstParse.ok) return { ...firstParse, attempts: 1, raw: first.text };
   const retry = withCorrection(request, correction(firstParse.detail));
   const second = await client.complete(retry, signal);
   const secondParse = parseWhole(second, parse);
-  if (secondParse.ok) return { ...secondParse, attempts: 2 };
+  if (secondParse.ok) return { ...secondParse, attempts: 2, raw: second.text };
   return { ...secondParse, attempts: 2, raw: second.text };
 }
 

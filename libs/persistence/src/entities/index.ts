@@ -5,6 +5,9 @@ import { FeedbackEntity } from './feedback.entity';
 import { ConversationEntity } from './conversation.entity';
 import { MessageEntity } from './message.entity';
 import { OutboxEntity } from './outbox.entity';
+import { RewardConversationEntity } from './reward-conversation.entity';
+import { RewardLabelEntity } from './reward-label.entity';
+import { RewardTurnEntity } from './reward-turn.entity';
 import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
 
@@ -21,6 +24,9 @@ export { ConversationEntity, type DirectorNote } from './conversation.entity';
 export { FeedbackEntity } from './feedback.entity';
 export { MessageEntity, type MessageRole, type MessageStatus } from './message.entity';
 export { OutboxEntity } from './outbox.entity';
+export { RewardConversationEntity } from './reward-conversation.entity';
+export { REWARD_LABEL_STATUSES, RewardLabelEntity, type RewardLabelStatus } from './reward-label.entity';
+export { RewardTurnEntity, type TurnSignals } from './reward-turn.entity';
 export { UserProfileEntity } from './user-profile.entity';
 export { ROLES, UserEntity, type Role } from './user.entity';
 
@@ -34,4 +40,7 @@ export const ENTITIES = [
   FeedbackEntity,
   ApiKeyEntity,
   UserProfileEntity,
+  RewardTurnEntity,
+  RewardLabelEntity,
+  RewardConversationEntity,
 ];

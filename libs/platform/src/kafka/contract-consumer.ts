@@ -28,6 +28,16 @@ export interface ContractConsumerOptions<C extends Contract> {
   /** Backoff between attempts: initial, doubled each time, capped (default 100 ms .. 5 s). */
   retryBackoffMs?: { initial: number; max: number };
   fromBeginning?: boolean;
+  /**
+   * Errors of the infrastructure rather than of the message (the database restarting, a judge endpoint down):
+   * such a message is retried until it succeeds, at the capped backoff, and never dead-lettered; the partition
+   * waits meanwhile, so its order holds.
+   */
+  isTransient?: (error: unknown) => boolean;
+  /** Partitions handled in parallel (default 1); order holds within each. */
+  partitionsConcurrently?: number;
+  /** Called after each batch with the partition's remaining lag (messages behind the high watermark). */
+  onLag?: (lag: { topic: string; partition: number; messages: number }) => void;
 }
 
 type Outcome = { done: true } | { done: false; kind: DeadLetterKind; error: string; attempts: number };
@@ -58,11 +68,18 @@ export class ContractConsumer<C extends Contract> {
 
   async start(): Promise<void> {
     const { contract, fromBeginning = false } = this.options;
+    const { onLag } = this.options;
+    if (onLag) {
+      this.consumer.on(this.consumer.events.END_BATCH_PROCESS, ({ payload }) =>
+        onLag({ topic: payload.topic, partition: payload.partition, messages: Number(payload.offsetLag) }),
+      );
+    }
     await this.consumer.connect();
     await this.consumer.subscribe({ topic: contract.topic, fromBeginning });
     await this.consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: this.options.partitionsConcurrently ?? 1,
       eachBatch: (payload) => this.processBatch(payload),
     });
   }
@@ -75,7 +92,7 @@ export class ContractConsumer<C extends Contract> {
     let lastDone: string | undefined;
     for (const message of batch.messages) {
       if (!isRunning() || isStale()) break;
-      const outcome = await this.process(batch.topic, batch.partition, message, heartbeat);
+      const outcome = await this.process(batch.topic, batch.partition, message, heartbeat, isRunning);
       if (!outcome.done) {
         await this.deadLetters.send(deadLetterTopic(batch.topic), [
           deadLetterMessage(message, {
@@ -105,6 +122,7 @@ export class ContractConsumer<C extends Contract> {
     partition: number,
     message: KafkaMessage,
     heartbeat: () => Promise<void>,
+    isRunning: () => boolean,
   ): Promise<Outcome> {
     let event: EventOf<C>;
     try {
@@ -121,17 +139,24 @@ export class ContractConsumer<C extends Contract> {
       key: message.key?.toString('utf8') ?? null,
       headers: headersToStrings(message.headers),
     };
+    let counted = 0;
     for (let attempt = 1; ; attempt++) {
       try {
         await this.options.handle(event, { ...base, attempt });
         return { done: true };
       } catch (error) {
         const permanent = error instanceof NonRetryableError;
-        if (permanent || attempt >= this.maxAttempts) {
+        const transient = !permanent && (this.options.isTransient?.(error) ?? false);
+        if (!transient) counted += 1;
+        if (permanent || counted >= this.maxAttempts) {
           return { done: false, kind: 'failed', error: messageOf(error), attempts: attempt };
         }
+        if (transient && !isRunning()) {
+          // Shutting down: leave the message uncommitted for whoever takes the partition next.
+          throw error;
+        }
         this.logger.warn(
-          { topic, offset: message.offset, attempt },
+          { topic, offset: message.offset, attempt, transient },
           `handler failed, retrying: ${messageOf(error)}`,
         );
         await sleep(Math.min(this.backoff.initial * 2 ** (attempt - 1), this.backoff.max));

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** One Prometheus registry per app; every metric carries the `service` label. */
 @Injectable()
@@ -35,6 +35,12 @@ export class MetricsService implements OnModuleDestroy {
     const existing = this.registry.getSingleMetric(name);
     if (existing) return existing as Histogram<L>;
     return new Histogram({ name, help, labelNames, registers: [this.registry], ...(buckets && { buckets }) });
+  }
+
+  gauge<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Gauge<L> {
+    const existing = this.registry.getSingleMetric(name);
+    if (existing) return existing as Gauge<L>;
+    return new Gauge({ name, help, labelNames, registers: [this.registry] });
   }
 
   onModuleDestroy(): void {

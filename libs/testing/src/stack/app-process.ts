@@ -8,6 +8,8 @@ export interface AppProcess {
   logs: () => string;
   /** SIGTERM, then SIGKILL after 10 s: says which one ended it. */
   stop: () => Promise<'graceful' | 'killed'>;
+  /** SIGKILL at once, as a crash would: nothing is flushed or committed. */
+  kill: () => Promise<void>;
 }
 
 export interface AppExit {
@@ -73,6 +75,11 @@ export async function startApp(
       await exited;
       clearTimeout(timer);
       return child.signalCode === 'SIGKILL' ? 'killed' : 'graceful';
+    },
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }

@@ -1,15 +1,18 @@
-import { chatTurnCompletedV1, type EventOf } from '@echoloop/contracts';
+import { chatTurnCompletedV1 } from '@echoloop/contracts';
 import { ContractConsumer, EventPublisher, KAFKA, KafkaLifecycle, MetricsService } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { Counter } from 'prom-client';
 import type { Kafka } from 'kafkajs';
 import { PinoLogger } from 'nestjs-pino';
-import { LABELLER_ENV } from './tokens';
-import type { LabellerEnv } from './env';
+import type { Counter } from 'prom-client';
+import type { LabellerEnv } from '../env';
+import { TurnLabeller } from '../labelling/turn-labeller.service';
+import { LABELLER_ENV } from '../tokens';
+import { ConsumerProgress } from './consumer-progress';
+import { isTransient } from './transient-errors';
 
 /**
- * Takes completed turns off Kafka (validated, retried, dead-lettered when hopeless). Scoring them with the
- * reward models is the labeller's next step; for now each valid turn is counted and logged.
+ * Takes completed turns off Kafka and labels them. Invalid events go to the dead-letter topic; an outage of the
+ * database or of the judge endpoint holds the partition and retries, so nothing is lost or labelled twice.
  */
 @Injectable()
 export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -21,11 +24,17 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
     @Inject(LABELLER_ENV) env: LabellerEnv,
     publisher: EventPublisher,
     metrics: MetricsService,
+    labeller: TurnLabeller,
+    progress: ConsumerProgress,
     private readonly lifecycle: KafkaLifecycle,
-    private readonly logger: PinoLogger,
+    logger: PinoLogger,
   ) {
     this.received = metrics.counter('labeller_turns_received_total', 'Valid completed turns received', [
       'checkpoint',
+    ]);
+    const lag = metrics.gauge('labeller_consumer_lag_messages', 'Messages behind the newest, per partition', [
+      'topic',
+      'partition',
     ]);
     this.consumer = new ContractConsumer(
       kafka,
@@ -33,9 +42,18 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
       {
         groupId: env.LABELLER_GROUP_ID,
         contract: chatTurnCompletedV1,
-        handle: (event) => this.receive(event),
+        handle: async (event) => {
+          this.received.inc({ checkpoint: event.payload.checkpointId });
+          await labeller.onTurn(event.payload);
+        },
         // A new labeller group labels the whole retained history, not just what arrives after it joins.
         fromBeginning: true,
+        isTransient,
+        partitionsConcurrently: env.LABELLER_PARTITIONS_CONCURRENTLY,
+        onLag: ({ topic, partition, messages }) => {
+          lag.set({ topic, partition: String(partition) }, messages);
+          progress.record(partition, messages);
+        },
       },
       logger.logger,
     );
@@ -47,13 +65,5 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
 
   async onApplicationShutdown(): Promise<void> {
     await this.consumer.stop();
-  }
-
-  private async receive(event: EventOf<typeof chatTurnCompletedV1>): Promise<void> {
-    this.received.inc({ checkpoint: event.payload.checkpointId });
-    this.logger.debug(
-      { turnId: event.payload.turnId, conversationId: event.payload.conversationId },
-      'turn received',
-    );
   }
 }

@@ -1,0 +1,232 @@
+import {
+  rewardTurnLabelledV1,
+  createEvent,
+  type PayloadOf,
+  type chatTurnCompletedV1,
+} from '@echoloop/contracts';
+import {
+  PG_ERROR,
+  pgErrorCode,
+  RewardLabelEntity,
+  RewardTurnEntity,
+  type TurnSignals,
+} from '@echoloop/persistence';
+import { enqueueEvent, OutboxRelay } from '@echoloop/platform';
+import { compositeReward, type RewardComponent, type RewardConfig } from '@echoloop/rewards';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { LabelDraft } from './label-draft';
+
+export type TurnPayload = PayloadOf<typeof chatTurnCompletedV1>;
+const SERVICE = 'reward-labeller';
+
+/**
+ * Where labels live. Every write is idempotent, so that a redelivered event, a restart mid-batch or a replay
+ * never makes a second label: labels are unique per (turn, component, labeller version) and inserted with ON
+ * CONFLICT DO NOTHING; a turn is finished (and its reward.turn.labelled.v1 enqueued, in the same transaction)
+ * only by the statement that adds the version to its `labelled_versions`.
+ */
+@Injectable()
+export class LabelStore {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  /** Records a received turn; false when its reply no longer exists (the user deleted it): nothing to label. */
+  async recordTurn(turn: TurnPayload): Promise<boolean> {
+    try {
+      await this.db.query(
+        `INSERT INTO reward_turns (turn_id, conversation_id, user_id, user_message_id, checkpoint_id,
+           experiment_id, arm_id, turn, replied_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (turn_id) DO NOTHING`,
+        [
+          turn.turnId,
+          turn.conversationId,
+          turn.userId,
+          turn.userMessage.id,
+          turn.checkpointId,
+          turn.experimentId,
+          turn.armId,
+          JSON.stringify(turn),
+          turn.assistantMessage.createdAt,
+        ],
+      );
+      return true;
+    } catch (error) {
+      if (pgErrorCode(error) === PG_ERROR.foreignKeyViolation) return false;
+      throw error;
+    }
+  }
+
+  turn(turnId: string): Promise<RewardTurnEntity | null> {
+    return this.db.getRepository(RewardTurnEntity).findOneBy({ turnId });
+  }
+
+  async labelsOf(turnId: string, version: string): Promise<Map<string, RewardLabelEntity>> {
+    const rows = await this.db.getRepository(RewardLabelEntity).findBy({ turnId, labellerVersion: version });
+    return new Map(rows.map((row) => [row.component, row]));
+  }
+
+  /** Stores labels not stored yet; returns the components actually inserted by this call. */
+  async saveLabels(
+    turnId: string,
+    version: string,
+    drafts: readonly LabelDraft[],
+    manager: EntityManager = this.db.manager,
+  ): Promise<Set<RewardComponent>> {
+    const inserted = new Set<RewardComponent>();
+    for (const d of drafts) {
+      const rows = (await manager.query(
+        `INSERT INTO reward_labels (turn_id, component, labeller_version, status, value, label, judge_model,
+           prompt_version, raw_output, error, details)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT (turn_id, component, labeller_version) DO NOTHING RETURNING id`,
+        [
+          turnId,
+          d.component,
+          version,
+          d.status,
+          d.value,
+          d.label,
+          d.judgeModel,
+          d.promptVersion,
+          d.rawOutput,
+          d.error,
+          d.details === null ? null : JSON.stringify(d.details),
+        ],
+      )) as unknown[];
+      if (rows.length > 0) inserted.add(d.component);
+    }
+    return inserted;
+  }
+
+  /** Merges signals into a turn (next user message, rating, swipes); unknown turns are ignored. */
+  async addSignals(turnId: string, signals: TurnSignals, manager: EntityManager = this.db.manager) {
+    await manager.query(`UPDATE reward_turns SET signals = signals || $2::jsonb WHERE turn_id = $1`, [
+      turnId,
+      JSON.stringify(signals),
+    ]);
+  }
+
+  /**
+   * The turns of a conversation still waiting for the user's next message before `before`, newest first,
+   * excluding alternatives to `userMessageId` (a regenerated reply is not an answer to them).
+   */
+  waitingForNext(conversationId: string, userMessageId: string, before: string): Promise<RewardTurnEntity[]> {
+    return this.db
+      .getRepository(RewardTurnEntity)
+      .createQueryBuilder('t')
+      .where('t.conversation_id = :conversationId', { conversationId })
+      .andWhere('t.user_message_id <> :userMessageId', { userMessageId })
+      .andWhere('t.replied_at < :before', { before })
+      .andWhere("NOT (t.signals ? 'nextUserMessage')")
+      .orderBy('t.replied_at', 'DESC')
+      .getMany();
+  }
+
+  /** Turns of the same user message other than `turnId`: the user asked for another alternative. */
+  async markRegenerated(userMessageId: string, turnId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE reward_turns SET signals = signals || '{"regenerated": true}'::jsonb
+       WHERE user_message_id = $1 AND turn_id <> $2`,
+      [userMessageId, turnId],
+    );
+  }
+
+  /** Turns with no next user message since `cutoff`, not finished by this version: the user left. */
+  abandoned(version: string, cutoff: Date, limit: number): Promise<RewardTurnEntity[]> {
+    return this.db
+      .getRepository(RewardTurnEntity)
+      .createQueryBuilder('t')
+      .where('t.replied_at < :cutoff', { cutoff })
+      .andWhere("NOT (t.signals ? 'nextUserMessage')")
+      .andWhere('NOT (:version = ANY(t.labelled_versions))', { version })
+      .orderBy('t.replied_at', 'ASC')
+      .take(limit)
+      .getMany();
+  }
+
+  /** The conversation's live emotion score for this version, or the start score when none is stored yet. */
+  async emotionScore(conversationId: string, version: string, start: number): Promise<number> {
+    const [row] = (await this.db.query(
+      'SELECT emotion_score FROM reward_conversations WHERE conversation_id = $1 AND labeller_version = $2',
+      [conversationId, version],
+    )) as { emotion_score: number }[];
+    return row?.emotion_score ?? start;
+  }
+
+  /** Stores the live emotion label and, if this call stored it, moves the conversation's score with it. */
+  async saveEmotion(
+    turn: RewardTurnEntity,
+    version: string,
+    draft: LabelDraft,
+    scoreAfter: number | null,
+  ): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const inserted = await this.saveLabels(turn.turnId, version, [draft], tx);
+      if (!inserted.has(draft.component) || scoreAfter === null) return;
+      await tx.query(
+        `INSERT INTO reward_conversations (conversation_id, labeller_version, emotion_score) VALUES ($1, $2, $3)
+         ON CONFLICT (conversation_id, labeller_version)
+         DO UPDATE SET emotion_score = EXCLUDED.emotion_score, updated_at = now()`,
+        [turn.conversationId, version, scoreAfter],
+      );
+    });
+  }
+
+  /**
+   * Finishes a turn for this version once: stores the last labels, computes the composite over the labelled
+   * components and enqueues reward.turn.labelled.v1, all in one transaction guarded by `labelled_versions`.
+   * Returns false when the turn was already finished.
+   */
+  async finish(turn: RewardTurnEntity, version: string, last: readonly LabelDraft[], config: RewardConfig) {
+    const finished = await this.db.transaction(async (tx) => {
+      const claimed = (await tx.query(
+        `UPDATE reward_turns SET labelled_versions = array_append(labelled_versions, $2)
+         WHERE turn_id = $1 AND NOT ($2 = ANY(labelled_versions)) RETURNING turn_id`,
+        [turn.turnId, version],
+      )) as [unknown[], number];
+      if (claimed[0].length === 0) return false;
+      await this.saveLabels(turn.turnId, version, last, tx);
+      const labels = await tx
+        .getRepository(RewardLabelEntity)
+        .findBy({ turnId: turn.turnId, labellerVersion: version });
+      const values: Partial<Record<RewardComponent, number>> = {};
+      for (const l of labels)
+        if (l.status === 'labelled' && l.value !== null) values[l.component as RewardComponent] = l.value;
+      const composite = Object.keys(values).length > 0 ? compositeReward(values, config) : null;
+      const emotion = labels.find((l) => l.component === 'live_emotion')?.details?.['scoreAfter'];
+      const event = createEvent(
+        rewardTurnLabelledV1,
+        {
+          turnId: turn.turnId,
+          conversationId: turn.conversationId,
+          userId: turn.userId,
+          checkpointId: turn.checkpointId,
+          experimentId: turn.experimentId,
+          armId: turn.armId,
+          labellerVersion: version,
+          components: labels.map((l) => ({
+            component: l.component as RewardComponent,
+            status: l.status,
+            value: l.value,
+            label: l.label,
+            judgeModel: l.judgeModel,
+            promptVersion: l.promptVersion,
+            error: l.error,
+          })),
+          composite: composite && { value: composite.value, version: composite.version },
+          emotionScore: typeof emotion === 'number' ? emotion : null,
+          labelledAt: new Date().toISOString(),
+        },
+        SERVICE,
+      );
+      await enqueueEvent(tx, rewardTurnLabelledV1, event, turn.conversationId);
+      return true;
+    });
+    if (finished) this.relay.wake();
+    return finished;
+  }
+}

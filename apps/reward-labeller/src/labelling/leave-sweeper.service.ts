@@ -1,0 +1,53 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import type { LabellerEnv } from '../env';
+import { ConsumerProgress } from '../intake/consumer-progress';
+import { LABELLER_ENV } from '../tokens';
+import { LabelStore } from './label-store';
+import { TurnLabeller } from './turn-labeller.service';
+
+const BATCH = 200;
+
+/**
+ * Finishes the turns the user never answered, once LEAVE_AFTER_MS have passed and the labeller has caught up
+ * with the turn stream (so the next message is not just waiting in Kafka): the leaving is their signal.
+ */
+@Injectable()
+export class LeaveSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    @Inject(LABELLER_ENV) private readonly env: LabellerEnv,
+    private readonly store: LabelStore,
+    private readonly labeller: TurnLabeller,
+    private readonly progress: ConsumerProgress,
+    private readonly logger: PinoLogger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.sweep()
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'leave sweep failed; next round retries'))
+        .finally(() => (this.running = undefined));
+    }, this.env.LEAVE_SWEEP_MS);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One round: every abandoned turn found (in batches), oldest first. */
+  async sweep(): Promise<void> {
+    if (!this.progress.caughtUp()) return;
+    for (;;) {
+      const cutoff = new Date(Date.now() - this.env.LEAVE_AFTER_MS);
+      const turns = await this.store.abandoned(this.labeller.version, cutoff, BATCH);
+      let finished = 0;
+      for (const turn of turns) if (await this.labeller.onAbandoned(turn)) finished += 1;
+      // A full batch of turns still being judged would come back unchanged: wait for the next round.
+      if (turns.length < BATCH || finished === 0) return;
+    }
+  }
+}

@@ -1,0 +1,156 @@
+import type { RewardTurnEntity } from '@echoloop/persistence';
+import { MetricsService } from '@echoloop/platform';
+import { DEFAULT_REWARD_CONFIG, parseRewardConfig, type RewardConfig, sampledFor } from '@echoloop/rewards';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Counter } from 'prom-client';
+import type { LabellerEnv } from '../env';
+import { LABELLER_ENV } from '../tokens';
+import { ComponentJudges, type JudgedReply } from './component-judges';
+import { type LabelDraft, skipped } from './label-draft';
+import { LabelStore, type TurnPayload } from './label-store';
+import { implicitSignals } from './signals';
+
+/**
+ * Turns completed turns into reward labels. Empathy and humanlike are judged when the turn arrives; the live
+ * emotion reward when the user's next message arrives (or, after LEAVE_AFTER_MS of silence, the leaving is
+ * recorded); then the implicit signals and the composite, and the turn is finished and announced. Every step
+ * first looks at what is stored, so a redelivered or replayed event only does what is still missing.
+ */
+@Injectable()
+export class TurnLabeller {
+  readonly version: string;
+  readonly config: RewardConfig;
+  private readonly labels: Counter<'component' | 'status'>;
+
+  constructor(
+    @Inject(LABELLER_ENV) env: LabellerEnv,
+    private readonly store: LabelStore,
+    private readonly judges: ComponentJudges,
+    metrics: MetricsService,
+  ) {
+    this.version = env.LABELLER_VERSION;
+    this.config = env.REWARD_CONFIG
+      ? parseRewardConfig(JSON.parse(env.REWARD_CONFIG))
+      : DEFAULT_REWARD_CONFIG;
+    this.labels = metrics.counter('labeller_labels_total', 'Labels stored, by component and status', [
+      'component',
+      'status',
+    ]);
+  }
+
+  /** A completed turn: recorded, judged, and the turn it answers (the previous one) finished. */
+  async onTurn(turn: TurnPayload): Promise<void> {
+    if (!(await this.store.recordTurn(turn))) return;
+    await this.store.markRegenerated(turn.userMessage.id, turn.turnId);
+    await this.judgeReply(turn.turnId, turn);
+    const waiting = await this.store.waitingForNext(
+      turn.conversationId,
+      turn.userMessage.id,
+      turn.userMessage.createdAt,
+    );
+    // The newest reply is the one the user answered; older alternatives of it were passed over.
+    const answered = waiting[0];
+    const next = {
+      id: turn.userMessage.id,
+      content: turn.userMessage.content,
+      createdAt: turn.userMessage.createdAt,
+    };
+    for (const previous of waiting) {
+      const isAnswered = previous.turnId === answered?.turnId && previous.signals.kept !== false;
+      await this.store.addSignals(previous.turnId, { nextUserMessage: next });
+      const updated = { ...previous, signals: { ...previous.signals, nextUserMessage: next } };
+      await this.finishWithNext(updated, isAnswered);
+    }
+  }
+
+  /** A turn whose user never wrote again: its live emotion is the leaving. */
+  async onAbandoned(turn: RewardTurnEntity): Promise<boolean> {
+    const stored = await this.store.labelsOf(turn.turnId, this.version);
+    if (!stored.has('empathy') || !stored.has('humanlike')) return false; // still being judged
+    const score = await this.store.emotionScore(
+      turn.conversationId,
+      this.version,
+      this.config.liveEmotion.startScore,
+    );
+    const left = stored.has('live_emotion') ? [] : [this.judges.left(score, this.config)];
+    await this.finish(turn, [
+      ...left,
+      this.judges.implicit(implicitSignals(turn.signals, turn.repliedAt, true)),
+    ]);
+    return true;
+  }
+
+  /** Empathy and humanlike for a reply, unless stored or not sampled. */
+  async judgeReply(turnId: string, turn: TurnPayload, reference: string | null = null): Promise<void> {
+    const stored = await this.store.labelsOf(turnId, this.version);
+    const reply = judgedReply(turn);
+    const drafts: LabelDraft[] = await Promise.all([
+      stored.has('empathy')
+        ? undefined
+        : this.sampled(turnId, 'empathy', () => this.judges.empathy(reply, reference, this.config)),
+      stored.has('humanlike')
+        ? undefined
+        : this.sampled(turnId, 'humanlike', () => this.judges.humanlike(reply, this.config)),
+    ]).then((all) => all.filter((d): d is LabelDraft => d !== undefined));
+    await this.save(turnId, drafts);
+  }
+
+  private async finishWithNext(turn: RewardTurnEntity, answered: boolean): Promise<void> {
+    if (turn.labelledVersions.includes(this.version)) return;
+    const stored = await this.store.labelsOf(turn.turnId, this.version);
+    if (!stored.has('live_emotion')) {
+      if (!answered) {
+        await this.save(turn.turnId, [skipped('live_emotion', 'the user answered another alternative')]);
+      } else if (!sampledFor(turn.turnId, 'live_emotion', this.config.sampling.live_emotion)) {
+        await this.save(turn.turnId, [skipped('live_emotion', 'not sampled')]);
+      } else {
+        const next = turn.signals.nextUserMessage;
+        const start = this.config.liveEmotion.startScore;
+        const score = await this.store.emotionScore(turn.conversationId, this.version, start);
+        const payload = turn.turn as unknown as TurnPayload;
+        const { draft, scoreAfter } = await this.judges.liveEmotion(
+          judgedReply(payload),
+          next?.content ?? '',
+          score,
+          this.config,
+        );
+        await this.store.saveEmotion(turn, this.version, draft, scoreAfter);
+        this.labels.inc({ component: draft.component, status: draft.status });
+      }
+    }
+    await this.finish(turn, [this.judges.implicit(implicitSignals(turn.signals, turn.repliedAt, false))]);
+  }
+
+  private async finish(turn: RewardTurnEntity, last: LabelDraft[]): Promise<void> {
+    await this.store.finish(turn, this.version, last, this.config);
+  }
+
+  private async sampled(
+    turnId: string,
+    component: 'empathy' | 'humanlike',
+    judge: () => Promise<LabelDraft>,
+  ): Promise<LabelDraft> {
+    return sampledFor(turnId, component, this.config.sampling[component])
+      ? judge()
+      : skipped(component, 'not sampled');
+  }
+
+  private async save(turnId: string, drafts: LabelDraft[]): Promise<void> {
+    const inserted = await this.store.saveLabels(turnId, this.version, drafts);
+    for (const d of drafts)
+      if (inserted.has(d.component)) this.labels.inc({ component: d.component, status: d.status });
+  }
+}
+
+/** The reply and the dialogue it answers, as the judges read them. */
+function judgedReply(turn: TurnPayload): JudgedReply {
+  return {
+    history: [
+      ...turn.history.filter((m) => m.role !== 'system'),
+      { role: 'user', content: turn.userMessage.content },
+    ],
+    reply: turn.assistantMessage.content,
+    reasoning: turn.assistantMessage.reasoning,
+    finishReason: turn.assistantMessage.finishReason,
+  };
+}

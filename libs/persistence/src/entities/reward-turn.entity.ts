@@ -1,0 +1,66 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { MessageEntity } from './message.entity';
+import { UserEntity } from './user.entity';
+
+/** What the labeller heard about a turn after it was completed: the next user message, feedback, swipes. */
+export interface TurnSignals {
+  nextUserMessage?: { id: string; content: string; createdAt: string };
+  /** The latest rating the user gave: -1 / 1 thumbs, or 2-5 stars (the API cannot tell 1 star from a thumbs up). */
+  rating?: number | null;
+  /** Another alternative was generated for the same user message. */
+  regenerated?: boolean;
+  /** The user picked this alternative (true) or another one (false) among swipes. */
+  kept?: boolean;
+}
+
+/** A completed turn as the reward labeller received it, with what arrives later; the unit every label hangs on. */
+@Entity({ name: 'reward_turns' })
+@Index('reward_turns_conversation_replied', ['conversationId', 'repliedAt'])
+export class RewardTurnEntity {
+  /** The reply's message id (the event's turnId). */
+  @PrimaryColumn({ name: 'turn_id', type: 'uuid' })
+  turnId!: string;
+
+  @ManyToOne(() => MessageEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'turn_id' })
+  reply?: MessageEntity;
+
+  @Column({ name: 'conversation_id', type: 'uuid' })
+  conversationId!: string;
+
+  @Column({ name: 'user_id', type: 'uuid' })
+  userId!: string;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id' })
+  user?: UserEntity;
+
+  @Column({ name: 'user_message_id', type: 'uuid' })
+  userMessageId!: string;
+
+  @Column({ name: 'checkpoint_id', type: 'text' })
+  checkpointId!: string;
+
+  @Column({ name: 'experiment_id', type: 'uuid', nullable: true })
+  experimentId!: string | null;
+
+  @Column({ name: 'arm_id', type: 'text', nullable: true })
+  armId!: string | null;
+
+  /** The chat.turn.completed.v1 payload: enough to judge the turn again (backfills) without the chat tables. */
+  @Column({ type: 'jsonb' })
+  turn!: Record<string, unknown>;
+
+  @Column({ name: 'replied_at', type: 'timestamptz' })
+  repliedAt!: Date;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  signals!: TurnSignals;
+
+  /** Labeller versions that finished this turn (all components stored, reward.turn.labelled.v1 sent). */
+  @Column({ name: 'labelled_versions', type: 'text', array: true, default: () => "'{}'" })
+  labelledVersions!: string[];
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

@@ -49,7 +49,7 @@ describe('reward labeller killed mid-batch', () => {
         )) as [{ n: number }];
         return n === turns.length;
       },
-      { timeoutMs: 90_000, what: 'every turn finished after the restart' },
+      { timeoutMs: 120_000, what: 'every turn finished after the restart' },
     );
     const perComponent = (await f.db.query(
       `SELECT turn_id, component, count(*)::int AS n FROM reward_labels WHERE turn_id = ANY($1)
@@ -78,5 +78,5 @@ describe('reward labeller killed mid-batch', () => {
     }
     expect([...eventIdsByTurn.keys()].sort()).toEqual([...ids].sort());
     expect([...eventIdsByTurn.values()].every((set) => set.size === 1)).toBe(true);
-  });
+  }, 240_000);
 });

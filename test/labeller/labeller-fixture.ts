@@ -121,11 +121,14 @@ export async function startLabellerFixture(extraEnv: Record<string, string> = {}
         [userId, characterId],
       )) as [{ id: string }];
       const history: { role: 'user' | 'assistant'; content: string }[] = [];
+      // Each message strictly after the previous one, as in a real conversation.
+      let clock = Date.now();
       return {
         id,
         userId,
         async turn(user, reply, options) {
-          const now = Date.now();
+          const now = (clock = Math.max(Date.now(), clock + 10));
+          clock += 5;
           const userMessage = options?.sameUserMessageAs?.userMessage ?? {
             id: randomUUID(),
             content: user,

@@ -1,4 +1,6 @@
 import { TOPICS } from '@echoloop/contracts';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { compositeReward, DEFAULT_REWARD_CONFIG } from '@echoloop/rewards';
 import { findOnTopic, replyByRules, testKafka, waitFor } from '@echoloop/testing';
 import {
@@ -8,6 +10,8 @@ import {
   startLabellerFixture,
   waitFinished,
 } from './labeller-fixture';
+
+const run = promisify(execFile);
 
 describe('reward labeller on the real Kafka and PostgreSQL', () => {
   let f: LabellerFixture;
@@ -221,6 +225,50 @@ describe('reward labeller on the real Kafka and PostgreSQL', () => {
     });
     expect(bad.status).toBe(400);
   });
+
+  it('re-labels a time range with a new labeller version from the command line, showing progress', async () => {
+    const c = await f.conversation();
+    const first = await c.turn('Work was rough today', 'I am sorry. What made it rough?');
+    const second = await c.turn('thanks for asking, my boss yelled', 'That sounds awful. Are you okay?');
+    await c.publish(first, second);
+    await waitFinished(f, second.turnId);
+    const from = new Date(Date.parse(first.assistantMessage.createdAt) - 1).toISOString();
+    const to = new Date(Date.parse(second.assistantMessage.createdAt) + 1).toISOString();
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [
+        '-r',
+        '@swc-node/register',
+        'apps/reward-labeller/src/backfill/main.ts',
+        '--from',
+        from,
+        '--to',
+        to,
+        '--version',
+        'labeller-v2',
+      ],
+      { env: { ...process.env, ...f.env, SWC_NODE_PROJECT: 'tsconfig.base.json', LEAVE_AFTER_MS: '1' } },
+    );
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toMatchObject({
+      version: 'labeller-v2',
+      done: 2,
+      total: 2,
+    });
+    expect(stderr).toContain('backfill labeller-v2: 2/2 turns (100%)');
+    const versions = (await f.db.query(
+      'SELECT labeller_version, count(*)::int AS n FROM reward_labels WHERE turn_id = ANY($1) GROUP BY 1 ORDER BY 1',
+      [[first.turnId, second.turnId]],
+    )) as { labeller_version: string; n: number }[];
+    expect(versions).toEqual([
+      { labeller_version: 'labeller-v1', n: 8 },
+      { labeller_version: 'labeller-v2', n: 8 },
+    ]);
+    const [v2] = (await f.db.query(
+      `SELECT label, details FROM reward_labels WHERE turn_id = $1 AND component = 'live_emotion' AND labeller_version = 'labeller-v2'`,
+      [first.turnId],
+    )) as { label: string; details: { scoreAfter: number } }[];
+    expect(v2).toMatchObject({ label: 'B', details: { scoreAfter: 46 } });
+  }, 120_000);
 
   it('exposes lag, throughput, judge latency and failures, and labels per component as metrics', async () => {
     const text = await waitFor(async () => {

@@ -19,7 +19,8 @@ export const SERVICE = 'reward-labeller';
 
 @Module({})
 export class AppModule {
-  static register(env: LabellerEnv): DynamicModule {
+  /** `consume: false` leaves out the Kafka consumers and the leave sweeper (backfills, one-off tools). */
+  static register(env: LabellerEnv, { consume = true } = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -43,9 +44,7 @@ export class AppModule {
         LabelStore,
         TurnLabeller,
         ConsumerProgress,
-        LeaveSweeper,
-        TurnIntakeService,
-        FeedbackIntakeService,
+        ...(consume ? [LeaveSweeper, TurnIntakeService, FeedbackIntakeService] : []),
       ],
     };
   }

@@ -3,7 +3,7 @@ import { ContractConsumer, EventPublisher, KAFKA, KafkaLifecycle, MetricsService
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Kafka } from 'kafkajs';
 import { PinoLogger } from 'nestjs-pino';
-import type { Counter } from 'prom-client';
+import type { Counter, Gauge } from 'prom-client';
 import type { LabellerEnv } from '../env';
 import { TurnLabeller } from '../labelling/turn-labeller.service';
 import { LABELLER_ENV } from '../tokens';
@@ -18,24 +18,27 @@ import { isTransient } from './transient-errors';
 export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly consumer: ContractConsumer<typeof chatTurnCompletedV1>;
   private readonly received: Counter<'checkpoint'>;
+  private readonly lag: Gauge<'topic' | 'partition'>;
+  private lagTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    @Inject(KAFKA) kafka: Kafka,
-    @Inject(LABELLER_ENV) env: LabellerEnv,
+    @Inject(KAFKA) private readonly kafka: Kafka,
+    @Inject(LABELLER_ENV) private readonly env: LabellerEnv,
     publisher: EventPublisher,
     metrics: MetricsService,
     labeller: TurnLabeller,
-    progress: ConsumerProgress,
+    private readonly progress: ConsumerProgress,
     private readonly lifecycle: KafkaLifecycle,
     logger: PinoLogger,
   ) {
     this.received = metrics.counter('labeller_turns_received_total', 'Valid completed turns received', [
       'checkpoint',
     ]);
-    const lag = metrics.gauge('labeller_consumer_lag_messages', 'Messages behind the newest, per partition', [
-      'topic',
-      'partition',
-    ]);
+    const lag = (this.lag = metrics.gauge(
+      'labeller_consumer_lag_messages',
+      'Messages behind the newest, per partition',
+      ['topic', 'partition'],
+    ));
     this.consumer = new ContractConsumer(
       kafka,
       publisher,
@@ -50,6 +53,7 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
         fromBeginning: true,
         isTransient,
         partitionsConcurrently: env.LABELLER_PARTITIONS_CONCURRENTLY,
+        sessionTimeoutMs: env.LABELLER_SESSION_TIMEOUT_MS,
         onLag: ({ topic, partition, messages }) => {
           lag.set({ topic, partition: String(partition) }, messages);
           progress.record(partition, messages);
@@ -60,10 +64,39 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
   }
 
   onApplicationBootstrap(): void {
-    void this.lifecycle.topicsReady.then(() => this.consumer.start());
+    void this.lifecycle.topicsReady.then(() => {
+      this.lagTimer = setInterval(() => void this.pollLag().catch(() => undefined), this.env.LEAVE_SWEEP_MS);
+      return this.consumer.start();
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.lagTimer);
     await this.consumer.stop();
+  }
+
+  /**
+   * The group's lag from its committed offsets: known even when no batch arrives (after a restart with nothing
+   * new), and never below the truth mid-batch, since offsets are committed after handling.
+   */
+  private async pollLag(): Promise<void> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const topic = chatTurnCompletedV1.topic;
+      const [ends, [committed]] = await Promise.all([
+        admin.fetchTopicOffsets(topic),
+        admin.fetchOffsets({ groupId: this.env.LABELLER_GROUP_ID, topics: [topic] }),
+      ]);
+      for (const end of ends) {
+        const done = committed?.partitions.find((p) => p.partition === end.partition)?.offset ?? '-1';
+        const start = Number(done) >= 0 ? Number(done) : Number(end.low);
+        const messages = Math.max(0, Number(end.high) - start);
+        this.lag.set({ topic, partition: String(end.partition) }, messages);
+        this.progress.record(end.partition, messages);
+      }
+    } finally {
+      await admin.disconnect();
+    }
   }
 }

@@ -111,17 +111,23 @@ export class LabelStore {
   }
 
   /**
-   * The turns of a conversation still waiting for the user's next message before `before`, newest first,
-   * excluding alternatives to `userMessageId` (a regenerated reply is not an answer to them).
+   * The turns of a conversation before `before` that this version has not finished, newest first, excluding
+   * alternatives to `userMessageId` (a regenerated reply is not an answer to them). Besides the turns waiting
+   * for this next message, that includes one whose next message was noted just before a crash.
    */
-  waitingForNext(conversationId: string, userMessageId: string, before: string): Promise<RewardTurnEntity[]> {
+  unfinishedBefore(
+    conversationId: string,
+    userMessageId: string,
+    before: string,
+    version: string,
+  ): Promise<RewardTurnEntity[]> {
     return this.db
       .getRepository(RewardTurnEntity)
       .createQueryBuilder('t')
       .where('t.conversation_id = :conversationId', { conversationId })
       .andWhere('t.user_message_id <> :userMessageId', { userMessageId })
       .andWhere('t.replied_at < :before', { before })
-      .andWhere("NOT (t.signals ? 'nextUserMessage')")
+      .andWhere('NOT (:version = ANY(t.labelled_versions))', { version })
       .orderBy('t.replied_at', 'DESC')
       .getMany();
   }

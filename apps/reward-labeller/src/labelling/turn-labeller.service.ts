@@ -43,23 +43,29 @@ export class TurnLabeller {
     if (!(await this.store.recordTurn(turn))) return;
     await this.store.markRegenerated(turn.userMessage.id, turn.turnId);
     await this.judgeReply(turn.turnId, turn);
-    const waiting = await this.store.waitingForNext(
+    const waiting = await this.store.unfinishedBefore(
       turn.conversationId,
       turn.userMessage.id,
       turn.userMessage.createdAt,
+      this.version,
     );
     // The newest reply is the one the user answered; older alternatives of it were passed over.
     const answered = waiting[0];
-    const next = {
+    const message = {
       id: turn.userMessage.id,
       content: turn.userMessage.content,
       createdAt: turn.userMessage.createdAt,
     };
     for (const previous of waiting) {
+      // A next message noted before (then a crash) stands: this one may answer a later turn.
+      const next = previous.signals.nextUserMessage ?? message;
+      if (!previous.signals.nextUserMessage)
+        await this.store.addSignals(previous.turnId, { nextUserMessage: next });
       const isAnswered = previous.turnId === answered?.turnId && previous.signals.kept !== false;
-      await this.store.addSignals(previous.turnId, { nextUserMessage: next });
-      const updated = { ...previous, signals: { ...previous.signals, nextUserMessage: next } };
-      await this.finishWithNext(updated, isAnswered);
+      await this.finishWithNext(
+        { ...previous, signals: { ...previous.signals, nextUserMessage: next } },
+        isAnswered,
+      );
     }
   }
 
@@ -78,6 +84,21 @@ export class TurnLabeller {
       this.judges.implicit(implicitSignals(turn.signals, turn.repliedAt, true)),
     ]);
     return true;
+  }
+
+  /**
+   * Labels a stored turn again under this labeller's version (backfills): the judges, then its live emotion if
+   * the user answered it, or its leaving if they never did and `leftBefore` has passed.
+   */
+  async relabel(turn: RewardTurnEntity, leftBefore: Date): Promise<void> {
+    if (turn.labelledVersions.includes(this.version)) return;
+    await this.judgeReply(turn.turnId, turn.turn as unknown as TurnPayload);
+    if (turn.signals.nextUserMessage) {
+      // Of several alternatives, the user answered the one not regenerated or swiped away.
+      await this.finishWithNext(turn, !turn.signals.regenerated && turn.signals.kept !== false);
+    } else if (turn.repliedAt < leftBefore) {
+      await this.onAbandoned(turn);
+    }
   }
 
   /** Empathy and humanlike for a reply, unless stored or not sampled. */

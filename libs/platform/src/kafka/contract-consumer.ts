@@ -34,9 +34,14 @@ export interface ContractConsumerOptions<C extends Contract> {
    * waits meanwhile, so its order holds.
    */
   isTransient?: (error: unknown) => boolean;
+  /**
+   * How long the group waits for a silent member before handing its partitions to others (default 30 s): after
+   * a crash, its partitions stand still this long.
+   */
+  sessionTimeoutMs?: number;
   /** Partitions handled in parallel (default 1); order holds within each. */
   partitionsConcurrently?: number;
-  /** Called after each batch with the partition's remaining lag (messages behind the high watermark). */
+  /** Called when a batch starts and ends with the partition's lag (messages not yet handled). */
   onLag?: (lag: { topic: string; partition: number; messages: number }) => void;
 }
 
@@ -61,7 +66,14 @@ export class ContractConsumer<C extends Contract> {
     private readonly options: ContractConsumerOptions<C>,
     private readonly logger: Logger,
   ) {
-    this.consumer = kafka.consumer({ groupId: options.groupId, allowAutoTopicCreation: false });
+    this.consumer = kafka.consumer({
+      groupId: options.groupId,
+      allowAutoTopicCreation: false,
+      ...(options.sessionTimeoutMs && {
+        sessionTimeout: options.sessionTimeoutMs,
+        heartbeatInterval: Math.max(500, Math.floor(options.sessionTimeoutMs / 4)),
+      }),
+    });
     this.maxAttempts = options.maxAttempts ?? 5;
     this.backoff = options.retryBackoffMs ?? { initial: 100, max: 5_000 };
   }
@@ -70,6 +82,14 @@ export class ContractConsumer<C extends Contract> {
     const { contract, fromBeginning = false } = this.options;
     const { onLag } = this.options;
     if (onLag) {
+      // While a batch is handled its messages count as lag, so "caught up" never holds mid-batch.
+      this.consumer.on(this.consumer.events.START_BATCH_PROCESS, ({ payload }) =>
+        onLag({
+          topic: payload.topic,
+          partition: payload.partition,
+          messages: Number(payload.offsetLagLow) + 1,
+        }),
+      );
       this.consumer.on(this.consumer.events.END_BATCH_PROCESS, ({ payload }) =>
         onLag({ topic: payload.topic, partition: payload.partition, messages: Number(payload.offsetLag) }),
       );

@@ -11,6 +11,9 @@ const CORE_TABLES = [
   'feedback',
   'messages',
   'outbox',
+  'reward_conversations',
+  'reward_labels',
+  'reward_turns',
   'user_profiles',
   'users',
 ];

@@ -53,6 +53,7 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
         fromBeginning: true,
         isTransient,
         partitionsConcurrently: env.LABELLER_PARTITIONS_CONCURRENTLY,
+        keyConcurrency: env.LABELLER_CONVERSATIONS_CONCURRENTLY,
         sessionTimeoutMs: env.LABELLER_SESSION_TIMEOUT_MS,
         onLag: ({ topic, partition, messages }) => {
           lag.set({ topic, partition: String(partition) }, messages);

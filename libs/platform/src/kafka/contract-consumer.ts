@@ -39,6 +39,11 @@ export interface ContractConsumerOptions<C extends Contract> {
    * a crash, its partitions stand still this long.
    */
   sessionTimeoutMs?: number;
+  /**
+   * Messages of different keys within a batch handled in parallel, up to this many at once (default 1: one by
+   * one). Order holds per key, which is what the contracts promise (a conversation's events share its key).
+   */
+  keyConcurrency?: number;
   /** Partitions handled in parallel (default 1); order holds within each. */
   partitionsConcurrently?: number;
   /** Called when a batch starts and ends with the partition's lag (messages not yet handled). */
@@ -108,33 +113,80 @@ export class ContractConsumer<C extends Contract> {
     await this.consumer.disconnect();
   }
 
-  private async processBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload) {
+  private async processBatch(payload: EachBatchPayload) {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
+    const keyConcurrency = this.options.keyConcurrency ?? 1;
+    if (keyConcurrency > 1) {
+      await this.processByKey(payload, keyConcurrency);
+      return;
+    }
     let lastDone: string | undefined;
     for (const message of batch.messages) {
       if (!isRunning() || isStale()) break;
-      const outcome = await this.process(batch.topic, batch.partition, message, heartbeat, isRunning);
-      if (!outcome.done) {
-        await this.deadLetters.send(deadLetterTopic(batch.topic), [
-          deadLetterMessage(message, {
-            ...outcome,
-            topic: batch.topic,
-            partition: batch.partition,
-            groupId: this.options.groupId,
-          }),
-        ]);
-        this.logger.warn(
-          { topic: batch.topic, partition: batch.partition, offset: message.offset, kind: outcome.kind },
-          `message dead-lettered: ${outcome.error}`,
-        );
-      }
+      await this.handleOne(batch.topic, batch.partition, message, heartbeat, isRunning);
       resolveOffset(message.offset);
       lastDone = message.offset;
       await heartbeat();
     }
-    if (lastDone !== undefined) {
-      const next = (BigInt(lastDone) + 1n).toString();
-      await this.consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: next }]);
+    if (lastDone !== undefined) await this.commit(batch.topic, batch.partition, lastDone);
+  }
+
+  /**
+   * Messages of one key stay in order; different keys run side by side. The batch's offset is committed only
+   * once all of it is handled, so a crash or a rebalance mid-batch replays it (handlers are idempotent).
+   */
+  private async processByKey(
+    { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload,
+    keyConcurrency: number,
+  ) {
+    const groups = new Map<string, KafkaMessage[]>();
+    for (const message of batch.messages) {
+      const key = message.key?.toString('utf8') ?? `offset:${message.offset}`;
+      groups.set(key, [...(groups.get(key) ?? []), message]);
     }
+    const queue = [...groups.values()];
+    let interrupted = false;
+    const worker = async () => {
+      for (let group = queue.shift(); group; group = queue.shift()) {
+        for (const message of group) {
+          if (!isRunning() || isStale()) {
+            interrupted = true;
+            return;
+          }
+          await this.handleOne(batch.topic, batch.partition, message, heartbeat, isRunning);
+          await heartbeat();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(keyConcurrency, queue.length) }, worker));
+    const last = batch.messages.at(-1);
+    if (interrupted || !last) return;
+    resolveOffset(last.offset);
+    await this.commit(batch.topic, batch.partition, last.offset);
+  }
+
+  /** Handles one message, or parks it on the dead-letter topic when it can never be handled. */
+  private async handleOne(
+    topic: string,
+    partition: number,
+    message: KafkaMessage,
+    heartbeat: () => Promise<void>,
+    isRunning: () => boolean,
+  ): Promise<void> {
+    const outcome = await this.process(topic, partition, message, heartbeat, isRunning);
+    if (outcome.done) return;
+    await this.deadLetters.send(deadLetterTopic(topic), [
+      deadLetterMessage(message, { ...outcome, topic, partition, groupId: this.options.groupId }),
+    ]);
+    this.logger.warn(
+      { topic, partition, offset: message.offset, kind: outcome.kind },
+      `message dead-lettered: ${outcome.error}`,
+    );
+  }
+
+  private async commit(topic: string, partition: number, lastDone: string): Promise<void> {
+    const next = (BigInt(lastDone) + 1n).toString();
+    await this.consumer.commitOffsets([{ topic, partition, offset: next }]);
   }
 
   private async process(

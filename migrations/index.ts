@@ -4,6 +4,7 @@ import { ConversationMemory1795294004639 } from './1795294004639-ConversationMem
 import { UserProfiles1795296223745 } from './1795296223745-UserProfiles';
 import { DeepPersonaAndDirector1795310000000 } from './1795310000000-DeepPersonaAndDirector';
 import { RewardLabels1795310100000 } from './1795310100000-RewardLabels';
+import { Experiments1795310200000 } from './1795310200000-Experiments';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   UserProfiles1795296223745,
   DeepPersonaAndDirector1795310000000,
   RewardLabels1795310100000,
+  Experiments1795310200000,
 ];

@@ -46,6 +46,8 @@ export const gatewayEnv = serviceEnv
     DELTA_FLUSH_CHARS: z.coerce.number().int().positive().default(64),
     /** The director steps in after every this many user turns of a conversation (Echo-N1: 5); 0 turns it off. */
     DIRECTOR_EVERY_USER_TURNS: z.coerce.number().int().min(0).default(5),
+    /** How often the running experiment's guardrails are checked (a breach stops it). */
+    EXPERIMENT_GUARDRAIL_CHECK_MS: ms(30_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.JWT_SECRET) {

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { CheckpointsModule } from '../checkpoints/checkpoints.module';
 import { ConversationsModule } from '../conversations/conversations.module';
+import { ExperimentsModule } from '../experiments/experiments.module';
 import { ChatGateway } from './chat.gateway';
 import { LimitsService } from '../limits/limits.service';
 import { DirectorService } from '../director/director.service';
@@ -22,6 +23,7 @@ import { TurnService } from './turn.service';
     AuthModule,
     ConversationsModule,
     CheckpointsModule,
+    ExperimentsModule,
     TypeOrmModule.forFeature([UserProfileEntity]),
   ],
   controllers: [MessagesController, RepliesController, PersonaController],

@@ -24,6 +24,7 @@ import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { TtlCache } from '../common/ttl-cache';
 import { LimitsService } from '../limits/limits.service';
 import { DirectorService } from '../director/director.service';
+import { ExperimentRouter, type Route } from '../experiments/experiment-router';
 import { MemoryService } from '../memory/memory.service';
 import { DeepExtractionService } from '../persona/deep-extraction.service';
 import { PersonaService } from '../persona/persona.service';
@@ -90,6 +91,7 @@ export class TurnService {
     private readonly persona: PersonaService,
     private readonly deepPersona: DeepExtractionService,
     private readonly director: DirectorService,
+    private readonly router: ExperimentRouter,
     private readonly relay: OutboxRelay,
     private readonly logger: PinoLogger,
     metrics: MetricsService,
@@ -308,7 +310,8 @@ export class TurnService {
     );
     let checkpointId = '';
     try {
-      const checkpoint = await this.checkpoints.defaultCheckpoint();
+      const route = await this.router.route(turn.userId);
+      const { checkpoint } = route;
       checkpointId = checkpoint.id;
       const maxTokens = checkpoint.decoding.maxTokens ?? this.env.LLM_MAX_TOKENS;
       const safety = assessCrisis(userMessage.content);
@@ -361,7 +364,7 @@ export class TurnService {
         checkpointId,
       };
       this.calibration.observe(checkpoint.id, context.uncalibratedEstimate, usage.promptTokens);
-      const saved = await this.persist(turn, context, done, filter.reasoning);
+      const saved = await this.persist(turn, context, done, filter.reasoning, route);
       sink.done(done);
       this.afterReply(turn, context, saved, checkpoint);
       this.memory.remember(
@@ -497,6 +500,7 @@ export class TurnService {
     context: TurnContext,
     done: TurnDone,
     reasoning: string | null,
+    route: Route,
   ): Promise<PersistedTurn> {
     const saved = await this.db.transaction(async (tx) => {
       // The newest alternative is the one shown (and seen by later turns) until the user picks another.
@@ -532,8 +536,8 @@ export class TurnService {
           userId,
           characterId: conversation.characterId,
           checkpointId: done.checkpointId,
-          experimentId: null,
-          armId: null,
+          experimentId: route.experimentId,
+          armId: route.armId,
           userMessage: {
             id: userMessage.id,
             content: userMessage.content,

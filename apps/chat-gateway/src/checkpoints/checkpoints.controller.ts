@@ -1,6 +1,6 @@
 import { ZodValidationPipe } from '@echoloop/platform';
 import type { CheckpointEntity } from '@echoloop/persistence';
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { Roles } from '../auth/auth.decorators';
 import { createCheckpointSchema, type CreateCheckpointInput } from './checkpoint.schemas';
 import { CheckpointsService } from './checkpoints.service';
@@ -24,6 +24,13 @@ export class CheckpointsController {
   @Roles('experimenter', 'analyst')
   async list() {
     return { items: (await this.checkpoints.list()).map(view) };
+  }
+
+  @Post(':id/retire')
+  @HttpCode(200)
+  @Roles('experimenter')
+  async retire(@Param('id') id: string) {
+    return view(await this.checkpoints.retire(id));
   }
 
   @Post()

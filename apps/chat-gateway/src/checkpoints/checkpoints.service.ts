@@ -1,8 +1,14 @@
 import { ChatModelClient, DEFAULT_CLIENT_OPTIONS } from '@echoloop/llm';
 import { CheckpointEntity, PG_ERROR, pgErrorCode } from '@echoloop/persistence';
-import { ConflictException, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  ConflictException,
+  Inject,
+  Injectable,
+  NotFoundException,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import type { EntityManager, Repository } from 'typeorm';
 import { TtlCache } from '../common/ttl-cache';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import type { CreateCheckpointInput } from './checkpoint.schemas';
@@ -32,9 +38,47 @@ export class CheckpointsService implements OnApplicationBootstrap {
     };
     await this.checkpoints.manager.transaction(async (tx) => {
       const repo = tx.getRepository(CheckpointEntity);
-      await repo.update({ isDefault: true }, { isDefault: false });
-      await repo.save({ ...configured, isDefault: true });
+      // A default chosen since (a promoted experiment arm) survives restarts; the configured one fills a gap.
+      const current = await repo.findOneBy({ isDefault: true });
+      const keepCurrent = current !== null && current.id !== configured.id && current.status !== 'retired';
+      await repo.save({ ...configured, isDefault: !keepCurrent });
     });
+  }
+
+  async get(id: string): Promise<CheckpointEntity> {
+    const checkpoint = await this.checkpoints.findOneBy({ id });
+    if (!checkpoint) {
+      throw new NotFoundException({ error: { code: 'not_found', message: `Checkpoint ${id} not found` } });
+    }
+    return checkpoint;
+  }
+
+  /** Makes a checkpoint the default (inside the caller's transaction when given). */
+  async setDefault(id: string, manager: EntityManager = this.checkpoints.manager): Promise<void> {
+    const repo = manager.getRepository(CheckpointEntity);
+    const target = await repo.findOneBy({ id });
+    if (!target)
+      throw new NotFoundException({ error: { code: 'not_found', message: `Checkpoint ${id} not found` } });
+    if (target.status === 'retired') {
+      throw new ConflictException({
+        error: { code: 'checkpoint_retired', message: `Checkpoint ${id} is retired` },
+      });
+    }
+    await repo.update({ isDefault: true }, { isDefault: false });
+    await repo.update({ id }, { isDefault: true, status: 'active' });
+    this.defaults.delete('default');
+  }
+
+  /** Takes a checkpoint out of service; the default cannot be retired (make another the default first). */
+  async retire(id: string): Promise<CheckpointEntity> {
+    const checkpoint = await this.get(id);
+    if (checkpoint.isDefault) {
+      throw new ConflictException({
+        error: { code: 'checkpoint_is_default', message: 'The default checkpoint cannot be retired' },
+      });
+    }
+    await this.checkpoints.update({ id }, { status: 'retired' });
+    return this.get(id);
   }
 
   /** Read on every turn, so cached briefly: a change of default reaches every turn within a few seconds. */

@@ -1,6 +1,10 @@
 import { ApiKeyEntity } from './api-key.entity';
 import { CharacterEntity } from './character.entity';
 import { CheckpointEntity } from './checkpoint.entity';
+import { ExperimentAssignmentEntity } from './experiment-assignment.entity';
+import { ExperimentAuditEntity } from './experiment-audit.entity';
+import { ExperimentArmMetricEntity, ExperimentUserMetricEntity } from './experiment-metric.entity';
+import { ExperimentEntity } from './experiment.entity';
 import { FeedbackEntity } from './feedback.entity';
 import { ConversationEntity } from './conversation.entity';
 import { MessageEntity } from './message.entity';
@@ -21,6 +25,16 @@ export {
   type DecodingParameters,
 } from './checkpoint.entity';
 export { ConversationEntity, type DirectorNote } from './conversation.entity';
+export { ExperimentAssignmentEntity } from './experiment-assignment.entity';
+export { ExperimentAuditEntity } from './experiment-audit.entity';
+export { ExperimentArmMetricEntity, ExperimentUserMetricEntity } from './experiment-metric.entity';
+export {
+  EXPERIMENT_STATUSES,
+  type ExperimentArm,
+  type ExperimentAudience,
+  ExperimentEntity,
+  type ExperimentStatus,
+} from './experiment.entity';
 export { FeedbackEntity } from './feedback.entity';
 export { MessageEntity, type MessageRole, type MessageStatus } from './message.entity';
 export { OutboxEntity } from './outbox.entity';
@@ -43,4 +57,9 @@ export const ENTITIES = [
   RewardTurnEntity,
   RewardLabelEntity,
   RewardConversationEntity,
+  ExperimentEntity,
+  ExperimentAssignmentEntity,
+  ExperimentAuditEntity,
+  ExperimentUserMetricEntity,
+  ExperimentArmMetricEntity,
 ];

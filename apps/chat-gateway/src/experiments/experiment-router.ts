@@ -1,0 +1,65 @@
+import { assignArm, assignmentBucket } from '@echoloop/experiments';
+import { type CheckpointEntity, ExperimentEntity } from '@echoloop/persistence';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { CheckpointsService } from '../checkpoints/checkpoints.service';
+import { TtlCache } from '../common/ttl-cache';
+
+export interface Route {
+  checkpoint: CheckpointEntity;
+  experimentId: string | null;
+  armId: string | null;
+}
+
+/**
+ * Which checkpoint answers a user: their arm's, when a running experiment takes them in, else the default.
+ * The arm is recorded at first exposure and kept, so it is sticky across conversations, sessions and weight
+ * changes; only users never seen follow the current weights.
+ */
+@Injectable()
+export class ExperimentRouter {
+  private readonly running = new TtlCache<'running', ExperimentEntity | null>(3_000);
+  private readonly arms = new TtlCache<string, string | null>(60_000);
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly checkpoints: CheckpointsService,
+  ) {}
+
+  async route(userId: string): Promise<Route> {
+    const experiment = await this.running.get('running', () =>
+      this.db.getRepository(ExperimentEntity).findOneBy({ status: 'running' }),
+    );
+    const armId = experiment
+      ? await this.arms.get(`${experiment.id}:${userId}`, () => this.assign(experiment, userId))
+      : null;
+    const arm = armId ? experiment?.arms.find((a) => a.id === armId) : undefined;
+    if (!experiment || !arm) {
+      return { checkpoint: await this.checkpoints.defaultCheckpoint(), experimentId: null, armId: null };
+    }
+    return {
+      checkpoint: await this.checkpoints.get(arm.checkpointId),
+      experimentId: experiment.id,
+      armId: arm.id,
+    };
+  }
+
+  /** The recorded arm, or a new assignment recorded now (first exposure); null when outside the audience. */
+  private async assign(experiment: ExperimentEntity, userId: string): Promise<string | null> {
+    // The audience uses its own hash, so who takes part and which arm they get are independent.
+    if (assignmentBucket(`${experiment.seed}:audience`, userId) * 100 >= experiment.audience.trafficPercent)
+      return null;
+    const armId = assignArm(experiment.seed, userId, experiment.arms);
+    const [row] = (await this.db.query(
+      `WITH inserted AS (
+         INSERT INTO experiment_assignments (experiment_id, user_id, arm_id) VALUES ($1, $2, $3)
+         ON CONFLICT (experiment_id, user_id) DO NOTHING RETURNING arm_id)
+       SELECT arm_id FROM inserted
+       UNION ALL SELECT arm_id FROM experiment_assignments WHERE experiment_id = $1 AND user_id = $2
+       LIMIT 1`,
+      [experiment.id, userId, armId],
+    )) as { arm_id: string }[];
+    return row?.arm_id ?? armId;
+  }
+}

@@ -1,0 +1,179 @@
+import {
+  guardrailBreached,
+  meanConfidenceInterval,
+  type Moments,
+  probabilityToBeatControl,
+  runningMinimum,
+  sampleRatioMismatch,
+  sequentialTest,
+  summarize,
+  type Summary,
+  welchTest,
+} from '@echoloop/experiments';
+import { ExperimentArmMetricEntity, type ExperimentEntity } from '@echoloop/persistence';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { PinoLogger } from 'nestjs-pino';
+import { DataSource } from 'typeorm';
+import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { EXPERIMENT_METRICS } from './experiment-metrics';
+import { ExperimentsService } from './experiments.service';
+
+const ALPHA = 0.05;
+
+/** The statistic, or null while an arm has too few users for it (fewer than 2). */
+function orNull<T>(compute: () => T): T | null {
+  try {
+    return compute();
+  } catch (error) {
+    if (error instanceof RangeError) return null;
+    throw error;
+  }
+}
+
+/**
+ * Experiment results from the incrementally kept per-arm moments (never a scan of turns): per arm and metric the
+ * users, turns, mean and confidence interval; against control a Welch test, an always-valid sequential p-value
+ * and interval (safe to peek), and the Bayesian probability to beat control; a sample-ratio-mismatch check; and
+ * guardrails, which stop a running experiment when a treatment is significantly worse on them.
+ */
+@Injectable()
+export class ResultsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
+    private readonly experiments: ExperimentsService,
+    private readonly logger: PinoLogger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.checkGuardrails(), this.env.EXPERIMENT_GUARDRAIL_CHECK_MS);
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  async results(id: string) {
+    const experiment = await this.experiments.get(id);
+    const control = experiment.arms.find((a) => a.control);
+    const assigned = (await this.db.query(
+      'SELECT arm_id, count(*)::int AS users FROM experiment_assignments WHERE experiment_id = $1 GROUP BY arm_id',
+      [id],
+    )) as { arm_id: string; users: number }[];
+    const usersByArm = new Map(assigned.map((r) => [r.arm_id, r.users]));
+    const rows = await this.db.getRepository(ExperimentArmMetricEntity).findBy({ experimentId: id });
+    const summaryOf = (armId: string, metric: string): { summary: Summary; turns: number } | undefined => {
+      const row = rows.find((r) => r.armId === armId && r.metric === metric);
+      if (!row) return undefined;
+      const moments: Moments = { n: row.users, sum: row.sum, sumSquares: row.sumSquares };
+      return { summary: summarize(moments), turns: row.turns };
+    };
+    const sequential: Record<string, number> = { ...experiment.sequentialPValues };
+    const guardrails: { metric: string; armId: string; breached: boolean }[] = [];
+    const metrics = EXPERIMENT_METRICS.map(({ name, guardrail }) => {
+      const base = control ? summaryOf(control.id, name) : undefined;
+      return {
+        metric: name,
+        guardrail: guardrail ?? null,
+        arms: experiment.arms.map((arm) => {
+          const s = summaryOf(arm.id, name);
+          return {
+            armId: arm.id,
+            users: s?.summary.n ?? 0,
+            turns: s?.turns ?? 0,
+            mean: s?.summary.mean ?? null,
+            ci: s ? orNull(() => meanConfidenceInterval(s.summary)) : null,
+          };
+        }),
+        comparisons: experiment.arms
+          .filter((arm) => !arm.control)
+          .map((arm) => {
+            const s = summaryOf(arm.id, name);
+            if (!s || !base)
+              return { armId: arm.id, welch: null, sequential: null, probabilityToBeatControl: null };
+            const welch = orNull(() => welchTest(base.summary, s.summary));
+            const seq = orNull(() => sequentialTest(base.summary, s.summary, { alpha: ALPHA }));
+            const key = `${name}:${arm.id}`;
+            if (seq) sequential[key] = runningMinimum(sequential[key] ?? null, seq.pValue);
+            const pValue = sequential[key] ?? null;
+            if (guardrail && seq && pValue !== null) {
+              guardrails.push({
+                metric: name,
+                armId: arm.id,
+                breached: guardrailBreached({ pValue, difference: seq.difference }, guardrail, ALPHA),
+              });
+            }
+            return {
+              armId: arm.id,
+              welch: welch && {
+                difference: welch.difference,
+                relativeDifference: welch.relativeDifference,
+                pValue: welch.pValue,
+                ci: welch.ci,
+              },
+              sequential: seq && { pValue, ci: seq.ci },
+              probabilityToBeatControl: orNull(() => probabilityToBeatControl(base.summary, s.summary)),
+            };
+          }),
+      };
+    });
+    await this.db.query('UPDATE experiments SET sequential_p_values = $2 WHERE id = $1', [
+      id,
+      JSON.stringify(sequential),
+    ]);
+    const observed = experiment.arms.map((a) => usersByArm.get(a.id) ?? 0);
+    const srm = sampleRatioMismatch(
+      observed,
+      experiment.arms.map((a) => a.weight),
+    );
+    return {
+      experiment: view(experiment),
+      arms: experiment.arms.map((a, i) => ({ ...a, users: observed[i] ?? 0 })),
+      srm: { ...srm, alert: srm.mismatch },
+      metrics,
+      guardrails,
+    };
+  }
+
+  /** Stops the running experiment when a guardrail metric is significantly worse on a treatment arm. */
+  async checkGuardrails(): Promise<void> {
+    try {
+      const [running] = (await this.db.query("SELECT id FROM experiments WHERE status = 'running'")) as {
+        id: string;
+      }[];
+      if (!running) return;
+      const { guardrails } = await this.results(running.id);
+      const breached = guardrails.find((g) => g.breached);
+      if (!breached) return;
+      await this.experiments.stop(
+        null,
+        running.id,
+        `guardrail: ${breached.metric} worse on arm ${breached.armId}`,
+      );
+      this.logger.warn({ experimentId: running.id, ...breached }, 'experiment stopped by a guardrail');
+    } catch (error) {
+      this.logger.warn({ err: error }, 'guardrail check failed; the next one retries');
+    }
+  }
+}
+
+export function view(e: ExperimentEntity) {
+  return {
+    id: e.id,
+    name: e.name,
+    description: e.description,
+    status: e.status,
+    seed: e.seed,
+    arms: e.arms,
+    audience: e.audience,
+    stopReason: e.stopReason,
+    promotedArmId: e.promotedArmId,
+    createdBy: e.createdBy,
+    startedAt: e.startedAt,
+    endedAt: e.endedAt,
+    createdAt: e.createdAt,
+  };
+}

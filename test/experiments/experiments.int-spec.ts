@@ -1,0 +1,289 @@
+import {
+  replyByRules,
+  startApp,
+  startFakeVllm,
+  uniqueName,
+  waitFor,
+  type AppProcess,
+  type FakeVllm,
+} from '@echoloop/testing';
+import { startChatFixture, type ChatFixture } from '../chat/chat-fixture';
+
+const USERS = 24;
+
+describe('A/B testing of checkpoints on live traffic', () => {
+  let f: ChatFixture;
+  let judge: FakeVllm;
+  let labeller: AppProcess;
+  let experimenter: { token: string; userId: string };
+
+  beforeAll(async () => {
+    f = await startChatFixture({ EXPERIMENT_GUARDRAIL_CHECK_MS: '600000' });
+    // Two checkpoints on one vLLM-compatible server: the base model and a LoRA adapter with its own replies.
+    await fetch(`${f.vllm.url}/load_lora_adapter`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ lora_name: 'empathy-lora', lora_path: '/adapters/empathy-lora' }),
+    });
+    f.vllm.setReply(
+      replyByRules(
+        [{ when: { model: 'empathy-lora' }, reply: 'That sounds really hard, I am here with you.' }],
+        'Okay.',
+      ),
+    );
+    // The judges prefer the adapter's replies: the direction the results must show.
+    judge = await startFakeVllm({
+      model: 'judge',
+      reply: replyByRules([
+        {
+          when: { systemIncludes: 'how empathetic', anyMessageIncludes: 'I am here with you' },
+          reply: 'Warm.\nVerdict: 5',
+        },
+        { when: { systemIncludes: 'how empathetic' }, reply: 'Flat.\nVerdict: 2' },
+        { when: { systemIncludes: 'like a machine' }, reply: 'Fine.\nVerdict: humanlike' },
+        { when: { systemIncludes: 'emotional state' }, reply: 'Fine.\nChange: +2' },
+      ]),
+    });
+    labeller = await startApp('reward-labeller', {
+      DATABASE_URL: (f.db.options as { url: string }).url,
+      LABELLER_GROUP_ID: uniqueName('ab'),
+      JUDGE_BASE_URL: judge.url,
+      JUDGE_MODEL: 'judge',
+      LEAVE_AFTER_MS: '1000',
+      LEAVE_SWEEP_MS: '250',
+    });
+    experimenter = await f.registerWithRoles(['experimenter']);
+  });
+
+  afterAll(async () => {
+    await labeller?.stop();
+    await judge?.close();
+    await f?.close();
+  });
+
+  const createExperiment = async (name: string) => {
+    const res = await f.http(experimenter.token, 'POST', '/v1/experiments', {
+      name,
+      arms: [
+        { id: 'control', checkpointId: 'base', weight: 50, control: true },
+        { id: 'lora', checkpointId: 'empathy-lora', weight: 50 },
+      ],
+    });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  };
+
+  it('only experimenters and admins can touch experiments', async () => {
+    const user = await f.register();
+    const analyst = await f.registerWithRoles(['analyst']);
+    for (const who of [user, analyst]) {
+      expect((await f.http(who.token, 'GET', '/v1/experiments')).status).toBe(403);
+      expect((await f.http(who.token, 'POST', '/v1/experiments', { name: 'x', arms: [] })).status).toBe(403);
+    }
+    expect((await f.http(undefined, 'GET', '/v1/experiments')).status).toBe(401);
+    const admin = await f.registerWithRoles(['admin']);
+    expect((await f.http(admin.token, 'GET', '/v1/experiments')).status).toBe(200);
+    const bad = await f.http(experimenter.token, 'POST', '/v1/experiments', {
+      name: 'two controls',
+      arms: [
+        { id: 'a', checkpointId: 'base', weight: 1, control: true },
+        { id: 'b', checkpointId: 'base', weight: 1, control: true },
+      ],
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it('routes users 50/50 by arm, stickily, and the results show each arm’s traffic and the scripted difference', async () => {
+    const created = await f.http(experimenter.token, 'POST', '/v1/checkpoints', {
+      id: 'empathy-lora',
+      modelName: 'empathy-lora',
+      endpoints: [{ baseUrl: f.vllm.url }],
+      contextTokens: 4096,
+    });
+    expect(created.status).toBe(201);
+    const id = await createExperiment('empathy adapter vs base');
+    expect((await f.http(experimenter.token, 'POST', `/v1/experiments/${id}/start`)).body.status).toBe(
+      'running',
+    );
+
+    const replies = new Map<string, string[]>();
+    for (let i = 0; i < USERS; i++) {
+      const user = await f.register();
+      const seen: string[] = [];
+      for (let c = 0; c < 2; c++) {
+        const { body: conversation } = await f.http(user.token, 'POST', '/v1/conversations', {
+          characterId: f.characterId,
+        });
+        for (const [t, content] of ['I had an awful day', 'my boss yelled at me'].entries()) {
+          const res = await f.http(user.token, 'POST', `/v1/conversations/${conversation.id}/messages`, {
+            content,
+            clientMessageId: `m${c}${t}`,
+          });
+          expect(res.status).toBe(201);
+          seen.push(res.body.reply.content);
+        }
+      }
+      replies.set(user.userId, seen);
+    }
+    const assignments = (await f.db.query(
+      'SELECT user_id, arm_id FROM experiment_assignments WHERE experiment_id = $1',
+      [id],
+    )) as { user_id: string; arm_id: string }[];
+    expect(assignments).toHaveLength(USERS);
+    for (const { user_id, arm_id } of assignments) {
+      const expected = arm_id === 'lora' ? 'That sounds really hard, I am here with you.' : 'Okay.';
+      // Sticky: every reply of the user, across both conversations, came from their arm's checkpoint.
+      expect(new Set(replies.get(user_id))).toEqual(new Set([expected]));
+    }
+    const perArm = (arm: string) => assignments.filter((a) => a.arm_id === arm).length;
+    expect(perArm('control')).toBeGreaterThan(3);
+    expect(perArm('lora')).toBeGreaterThan(3);
+
+    // Labels arrive; every turn (4 per user) lands in the per-user aggregates.
+    await waitFor(
+      async () => {
+        const [row] = (await f.db.query(
+          `SELECT coalesce(sum(turns), 0)::int AS turns FROM experiment_arm_metrics WHERE experiment_id = $1 AND metric = 'empathy'`,
+          [id],
+        )) as { turns: number }[];
+        return (row?.turns ?? 0) >= USERS * 4;
+      },
+      { timeoutMs: 90_000, what: 'every turn labelled into the experiment' },
+    );
+    const results = (await f.http(experimenter.token, 'GET', `/v1/experiments/${id}/results`)).body;
+    expect(results.arms.map((a: { id: string; users: number }) => [a.id, a.users])).toEqual([
+      ['control', perArm('control')],
+      ['lora', perArm('lora')],
+    ]);
+    expect(results.srm.alert).toBe(false);
+    const empathy = results.metrics.find((m: { metric: string }) => m.metric === 'empathy');
+    const arm = (armId: string) => empathy.arms.find((a: { armId: string }) => a.armId === armId);
+    expect(arm('control')).toMatchObject({
+      users: perArm('control'),
+      turns: perArm('control') * 4,
+      mean: 0.25,
+    });
+    expect(arm('lora')).toMatchObject({ users: perArm('lora'), mean: 1 });
+    const [comparison] = empathy.comparisons;
+    expect(comparison.welch.difference).toBeCloseTo(0.75, 10);
+    expect(comparison.probabilityToBeatControl).toBeGreaterThan(0.99);
+
+    const audit = (await f.http(experimenter.token, 'GET', `/v1/experiments/${id}/audit`)).body.items;
+    expect(audit.map((e: { action: string }) => e.action)).toEqual(['created', 'started']);
+    expect(audit.every((e: { actorId: string }) => e.actorId === experimenter.userId)).toBe(true);
+
+    // Promote: the adapter becomes everyone's default.
+    const promoted = await f.http(experimenter.token, 'POST', `/v1/experiments/${id}/promote`, {
+      armId: 'lora',
+    });
+    expect(promoted.body).toMatchObject({ status: 'promoted', promotedArmId: 'lora' });
+    const checkpoints = (await f.http(experimenter.token, 'GET', '/v1/checkpoints')).body.items;
+    expect(checkpoints.find((c: { isDefault: boolean }) => c.isDefault).id).toBe('empathy-lora');
+  }, 240_000);
+
+  it('keeps assigned users on their arm when the weights change, and audits who changed them', async () => {
+    const id = await createExperiment('weights');
+    await f.http(experimenter.token, 'POST', `/v1/experiments/${id}/start`);
+    const users = await Promise.all(Array.from({ length: 6 }, () => f.register()));
+    const armOf = async (userId: string) =>
+      (
+        (await f.db.query(
+          'SELECT arm_id FROM experiment_assignments WHERE experiment_id = $1 AND user_id = $2',
+          [id, userId],
+        )) as {
+          arm_id: string;
+        }[]
+      )[0]?.arm_id;
+    for (const user of users) {
+      const { body } = await f.http(user.token, 'POST', '/v1/conversations', { characterId: f.characterId });
+      await f.http(user.token, 'POST', `/v1/conversations/${body.id}/messages`, {
+        content: 'hi',
+        clientMessageId: 'w1',
+      });
+    }
+    const before = await Promise.all(users.map((u) => armOf(u.userId)));
+    const changed = await f.http(experimenter.token, 'PATCH', `/v1/experiments/${id}/weights`, {
+      weights: { control: 0, lora: 100 },
+    });
+    expect(changed.status).toBe(200);
+    for (const user of users) {
+      const { body } = await f.http(user.token, 'POST', '/v1/conversations', { characterId: f.characterId });
+      await f.http(user.token, 'POST', `/v1/conversations/${body.id}/messages`, {
+        content: 'hi again',
+        clientMessageId: 'w2',
+      });
+    }
+    expect(await Promise.all(users.map((u) => armOf(u.userId)))).toEqual(before);
+    const newcomer = await f.register();
+    const { body } = await f.http(newcomer.token, 'POST', '/v1/conversations', {
+      characterId: f.characterId,
+    });
+    await f.http(newcomer.token, 'POST', `/v1/conversations/${body.id}/messages`, {
+      content: 'hello',
+      clientMessageId: 'n1',
+    });
+    expect(await armOf(newcomer.userId)).toBe('lora');
+    const stopped = await f.http(experimenter.token, 'POST', `/v1/experiments/${id}/stop`, {
+      reason: 'done',
+    });
+    expect(stopped.body).toMatchObject({ status: 'stopped', stopReason: 'done' });
+    const audit = (await f.http(experimenter.token, 'GET', `/v1/experiments/${id}/audit`)).body.items;
+    expect(audit.map((e: { action: string }) => e.action)).toEqual([
+      'created',
+      'started',
+      'weights_changed',
+      'stopped',
+    ]);
+    expect((await f.http(experimenter.token, 'POST', `/v1/experiments/${id}/start`)).status).toBe(409);
+  }, 120_000);
+
+  it('retires checkpoints, but never the default, and experiments cannot use a retired one', async () => {
+    await f.http(experimenter.token, 'POST', '/v1/checkpoints', {
+      id: 'old-ckpt',
+      modelName: 'fake-base-model',
+      endpoints: [{ baseUrl: f.vllm.url }],
+    });
+    expect((await f.http(experimenter.token, 'POST', '/v1/checkpoints/old-ckpt/retire')).body.status).toBe(
+      'retired',
+    );
+    const defaultId = (await f.http(experimenter.token, 'GET', '/v1/checkpoints')).body.items.find(
+      (c: { isDefault: boolean }) => c.isDefault,
+    ).id;
+    expect((await f.http(experimenter.token, 'POST', `/v1/checkpoints/${defaultId}/retire`)).status).toBe(
+      409,
+    );
+    const res = await f.http(experimenter.token, 'POST', '/v1/experiments', {
+      name: 'with a retired arm',
+      arms: [
+        { id: 'control', checkpointId: defaultId, weight: 1, control: true },
+        { id: 'old', checkpointId: 'old-ckpt', weight: 1 },
+      ],
+    });
+    expect(res.status).toBe(422);
+  });
+
+  it('detects a sample ratio mismatch when assignment is skewed', async () => {
+    const id = await createExperiment('skewed');
+    const users = (await f.db.query(`SELECT id FROM users LIMIT 30`)) as { id: string }[];
+    // 80/20 against weights of 50/50, written as if assignment had been broken.
+    for (const [i, user] of users.entries()) {
+      await f.db.query(
+        'INSERT INTO experiment_assignments (experiment_id, user_id, arm_id) VALUES ($1, $2, $3)',
+        [id, user.id, i % 5 === 0 ? 'lora' : 'control'],
+      );
+    }
+    const many = (await f.db.query(
+      `INSERT INTO users (email, display_name) SELECT 'srm-' || g || '-' || $1 || '@example.com', 'x' FROM generate_series(1, 970) g RETURNING id`,
+      [Date.now()],
+    )) as { id: string }[];
+    for (const [i, user] of many.entries()) {
+      await f.db.query(
+        'INSERT INTO experiment_assignments (experiment_id, user_id, arm_id) VALUES ($1, $2, $3)',
+        [id, user.id, i % 5 === 0 ? 'lora' : 'control'],
+      );
+    }
+    const results = (await f.http(experimenter.token, 'GET', `/v1/experiments/${id}/results`)).body;
+    expect(results.srm).toMatchObject({ alert: true, mismatch: true });
+    expect(results.srm.pValue).toBeLessThan(0.001);
+  }, 120_000);
+});

@@ -168,6 +168,11 @@ describe('A/B testing of checkpoints on live traffic', () => {
     expect(comparison.welch.difference).toBeCloseTo(0.75, 10);
     expect(comparison.probabilityToBeatControl).toBeGreaterThan(0.99);
 
+    // User-level metrics: each user had 2 conversations of 2 turns, all today.
+    const metric = (name: string) => results.metrics.find((m: { metric: string }) => m.metric === name);
+    for (const a of metric('turns_per_conversation').arms) expect(a.mean).toBe(2);
+    for (const a of metric('next_day_return').arms) expect(a).toMatchObject({ mean: 0 });
+
     const audit = (await f.http(experimenter.token, 'GET', `/v1/experiments/${id}/audit`)).body.items;
     expect(audit.map((e: { action: string }) => e.action)).toEqual(['created', 'started']);
     expect(audit.every((e: { actorId: string }) => e.actorId === experimenter.userId)).toBe(true);

@@ -13,6 +13,8 @@ export const EXPERIMENT_METRICS: readonly { name: string; guardrail?: GuardrailD
   { name: 'implicit' },
   { name: 'thumbs_up' },
   { name: 'regenerated' },
+  { name: 'turns_per_conversation' },
+  { name: 'next_day_return' },
   { name: 'ttft_ms', guardrail: 'increase_is_bad' },
   { name: 'safety_flagged', guardrail: 'increase_is_bad' },
 ];

@@ -27,6 +27,11 @@ export class ExperimentRouter {
     private readonly checkpoints: CheckpointsService,
   ) {}
 
+  /** Forgets the cached experiment at once (this process changed it); other instances follow within seconds. */
+  invalidate(): void {
+    this.running.delete('running');
+  }
+
   async route(userId: string): Promise<Route> {
     const experiment = await this.running.get('running', () =>
       this.db.getRepository(ExperimentEntity).findOneBy({ status: 'running' }),

@@ -14,6 +14,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
+import { ExperimentRouter } from './experiment-router';
 import type { CreateExperimentInput } from './experiment.schemas';
 
 const conflict = (code: string, message: string) => new ConflictException({ error: { code, message } });
@@ -27,6 +28,7 @@ export class ExperimentsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly checkpoints: CheckpointsService,
+    private readonly router: ExperimentRouter,
   ) {}
 
   async create(actorId: string, input: CreateExperimentInput): Promise<ExperimentEntity> {
@@ -112,22 +114,27 @@ export class ExperimentsService {
 
   /** New weights for new users; users already assigned keep their arm. */
   async setWeights(actorId: string, id: string, weights: Record<string, number>): Promise<ExperimentEntity> {
-    return this.db.transaction(async (tx) => {
-      const experiment = await this.lockedGet(tx, id);
-      if (experiment.status !== 'draft' && experiment.status !== 'running') {
-        throw conflict('experiment_ended', `The experiment is ${experiment.status}`);
-      }
-      const unknown = Object.keys(weights).filter((armId) => !experiment.arms.some((a) => a.id === armId));
-      if (unknown.length > 0) {
-        throw new UnprocessableEntityException({
-          error: { code: 'unknown_arm', message: `No arm ${unknown.join(', ')}` },
-        });
-      }
-      const arms: ExperimentArm[] = experiment.arms.map((a) => ({ ...a, weight: weights[a.id] ?? a.weight }));
-      await tx.getRepository(ExperimentEntity).update({ id }, { arms });
-      await audit(tx, id, actorId, 'weights_changed', { from: experiment.arms, to: arms });
-      return this.get(id, tx);
-    });
+    return this.db
+      .transaction(async (tx) => {
+        const experiment = await this.lockedGet(tx, id);
+        if (experiment.status !== 'draft' && experiment.status !== 'running') {
+          throw conflict('experiment_ended', `The experiment is ${experiment.status}`);
+        }
+        const unknown = Object.keys(weights).filter((armId) => !experiment.arms.some((a) => a.id === armId));
+        if (unknown.length > 0) {
+          throw new UnprocessableEntityException({
+            error: { code: 'unknown_arm', message: `No arm ${unknown.join(', ')}` },
+          });
+        }
+        const arms: ExperimentArm[] = experiment.arms.map((a) => ({
+          ...a,
+          weight: weights[a.id] ?? a.weight,
+        }));
+        await tx.getRepository(ExperimentEntity).update({ id }, { arms });
+        await audit(tx, id, actorId, 'weights_changed', { from: experiment.arms, to: arms });
+        return this.get(id, tx);
+      })
+      .finally(() => this.router.invalidate());
   }
 
   private transition(
@@ -141,16 +148,18 @@ export class ExperimentsService {
       experiment: ExperimentEntity,
     ) => Promise<Partial<ExperimentEntity> & { details?: Record<string, unknown> }>,
   ): Promise<ExperimentEntity> {
-    return this.db.transaction(async (tx) => {
-      const experiment = await this.lockedGet(tx, id);
-      if (!from.includes(experiment.status)) {
-        throw conflict('invalid_transition', `A ${experiment.status} experiment cannot be ${action}`);
-      }
-      const { details, ...changes } = await apply(tx, experiment);
-      await tx.getRepository(ExperimentEntity).update({ id }, { ...changes, status: to });
-      await audit(tx, id, actorId, action, { from: experiment.status, to, ...changes, ...details });
-      return this.get(id, tx);
-    });
+    return this.db
+      .transaction(async (tx) => {
+        const experiment = await this.lockedGet(tx, id);
+        if (!from.includes(experiment.status)) {
+          throw conflict('invalid_transition', `A ${experiment.status} experiment cannot be ${action}`);
+        }
+        const { details, ...changes } = await apply(tx, experiment);
+        await tx.getRepository(ExperimentEntity).update({ id }, { ...changes, status: to });
+        await audit(tx, id, actorId, action, { from: experiment.status, to, ...changes, ...details });
+        return this.get(id, tx);
+      })
+      .finally(() => this.router.invalidate());
   }
 
   private async lockedGet(tx: EntityManager, id: string): Promise<ExperimentEntity> {

@@ -16,7 +16,7 @@ import { compositeReward, type RewardComponent, type RewardConfig } from '@echol
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { experimentValues, projectTurn } from './experiment-projection';
+import { experimentValues, perTurnUpdates, projectTurn, userLevelUpdates } from './experiment-projection';
 import type { LabelDraft } from './label-draft';
 
 export type TurnPayload = PayloadOf<typeof chatTurnCompletedV1>;
@@ -204,7 +204,10 @@ export class LabelStore {
       for (const l of labels)
         if (l.status === 'labelled' && l.value !== null) values[l.component as RewardComponent] = l.value;
       const composite = Object.keys(values).length > 0 ? compositeReward(values, config) : null;
-      await projectTurn(tx, turn, experimentValues(turn, labels, composite?.value ?? null));
+      await projectTurn(tx, turn, {
+        ...perTurnUpdates(experimentValues(turn, labels, composite?.value ?? null)),
+        ...(await userLevelUpdates(tx, turn, version)),
+      });
       const emotion = labels.find((l) => l.component === 'live_emotion')?.details?.['scoreAfter'];
       const event = createEvent(
         rewardTurnLabelledV1,

@@ -1,13 +1,6 @@
-import {
-  replyByRules,
-  startApp,
-  startFakeVllm,
-  uniqueName,
-  waitFor,
-  type AppProcess,
-  type FakeVllm,
-} from '@echoloop/testing';
+import { replyByRules, waitFor, type AppProcess, type FakeVllm } from '@echoloop/testing';
 import { startChatFixture, type ChatFixture } from '../chat/chat-fixture';
+import { addLoraCheckpoint, LORA_REPLY, simulateUsers, startJudgedLabeller } from './ab-fixture';
 
 const USERS = 24;
 
@@ -19,39 +12,8 @@ describe('A/B testing of checkpoints on live traffic', () => {
 
   beforeAll(async () => {
     f = await startChatFixture({ EXPERIMENT_GUARDRAIL_CHECK_MS: '600000' });
-    // Two checkpoints on one vLLM-compatible server: the base model and a LoRA adapter with its own replies.
-    await fetch(`${f.vllm.url}/load_lora_adapter`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ lora_name: 'empathy-lora', lora_path: '/adapters/empathy-lora' }),
-    });
-    f.vllm.setReply(
-      replyByRules(
-        [{ when: { model: 'empathy-lora' }, reply: 'That sounds really hard, I am here with you.' }],
-        'Okay.',
-      ),
-    );
-    // The judges prefer the adapter's replies: the direction the results must show.
-    judge = await startFakeVllm({
-      model: 'judge',
-      reply: replyByRules([
-        {
-          when: { systemIncludes: 'how empathetic', anyMessageIncludes: 'I am here with you' },
-          reply: 'Warm.\nVerdict: 5',
-        },
-        { when: { systemIncludes: 'how empathetic' }, reply: 'Flat.\nVerdict: 2' },
-        { when: { systemIncludes: 'like a machine' }, reply: 'Fine.\nVerdict: humanlike' },
-        { when: { systemIncludes: 'emotional state' }, reply: 'Fine.\nChange: +2' },
-      ]),
-    });
-    labeller = await startApp('reward-labeller', {
-      DATABASE_URL: (f.db.options as { url: string }).url,
-      LABELLER_GROUP_ID: uniqueName('ab'),
-      JUDGE_BASE_URL: judge.url,
-      JUDGE_MODEL: 'judge',
-      LEAVE_AFTER_MS: '1000',
-      LEAVE_SWEEP_MS: '250',
-    });
+    f.vllm.setReply(replyByRules([{ when: { model: 'empathy-lora' }, reply: LORA_REPLY }], 'Okay.'));
+    ({ labeller, judge } = await startJudgedLabeller(f));
     experimenter = await f.registerWithRoles(['experimenter']);
   });
 
@@ -94,44 +56,20 @@ describe('A/B testing of checkpoints on live traffic', () => {
   });
 
   it('routes users 50/50 by arm, stickily, and the results show each arm’s traffic and the scripted difference', async () => {
-    const created = await f.http(experimenter.token, 'POST', '/v1/checkpoints', {
-      id: 'empathy-lora',
-      modelName: 'empathy-lora',
-      endpoints: [{ baseUrl: f.vllm.url }],
-      contextTokens: 4096,
-    });
-    expect(created.status).toBe(201);
+    await addLoraCheckpoint(f, experimenter.token, 'empathy-lora');
     const id = await createExperiment('empathy adapter vs base');
     expect((await f.http(experimenter.token, 'POST', `/v1/experiments/${id}/start`)).body.status).toBe(
       'running',
     );
 
-    const replies = new Map<string, string[]>();
-    for (let i = 0; i < USERS; i++) {
-      const user = await f.register();
-      const seen: string[] = [];
-      for (let c = 0; c < 2; c++) {
-        const { body: conversation } = await f.http(user.token, 'POST', '/v1/conversations', {
-          characterId: f.characterId,
-        });
-        for (const [t, content] of ['I had an awful day', 'my boss yelled at me'].entries()) {
-          const res = await f.http(user.token, 'POST', `/v1/conversations/${conversation.id}/messages`, {
-            content,
-            clientMessageId: `m${c}${t}`,
-          });
-          expect(res.status).toBe(201);
-          seen.push(res.body.reply.content);
-        }
-      }
-      replies.set(user.userId, seen);
-    }
+    const replies = await simulateUsers(f, USERS, 2);
     const assignments = (await f.db.query(
       'SELECT user_id, arm_id FROM experiment_assignments WHERE experiment_id = $1',
       [id],
     )) as { user_id: string; arm_id: string }[];
     expect(assignments).toHaveLength(USERS);
     for (const { user_id, arm_id } of assignments) {
-      const expected = arm_id === 'lora' ? 'That sounds really hard, I am here with you.' : 'Okay.';
+      const expected = arm_id === 'lora' ? LORA_REPLY : 'Okay.';
       // Sticky: every reply of the user, across both conversations, came from their arm's checkpoint.
       expect(new Set(replies.get(user_id))).toEqual(new Set([expected]));
     }

@@ -10,7 +10,8 @@ import tseslint from 'typescript-eslint';
  *   llm        -> contracts, util
  *   data       -> migrations, util           (entities, data source)
  *   contracts  -> util                       (Kafka event schemas, the OpenAI wire format)
- *   migrations, util -> nothing
+ *   util       -> util                       (pure domain logic; composes other pure libs)
+ *   migrations -> nothing
  *   testing    -> any lib (only from tests and tools)
  *   tool, e2e  -> any lib
  */
@@ -23,7 +24,7 @@ const depConstraints = [
   { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:migrations', 'type:util'] },
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:util'] },
   { sourceTag: 'type:migrations', onlyDependOnLibsWithTags: [] },
-  { sourceTag: 'type:util', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: [...RUNTIME_LIBS, 'type:migrations'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: [...RUNTIME_LIBS, 'type:testing'] },
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: [...RUNTIME_LIBS, 'type:testing'] },

@@ -4,7 +4,11 @@ import {
   characterNameForMacros,
   type CharacterCard,
 } from '@echoloop/character-cards';
-import type { ChatMessage } from '@echoloop/llm';
+/** A chat message as OpenAI-compatible endpoints take it. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
 
 export interface PromptInput {
   card: CharacterCard;

@@ -103,11 +103,12 @@ describe('turn events across apps', () => {
             `labeller_turns_received_total{checkpoint="${checkpointId}",service="reward-labeller"} 1`,
           );
         },
-        { timeoutMs: 30_000, what: 'the labeller to count the turn' },
+        // A new group reads the topic from its beginning first: allow for a long local history.
+        { timeoutMs: 120_000, what: 'the labeller to count the turn' },
       );
     } finally {
       await publisher.disconnect();
       await labeller.stop();
     }
-  });
+  }, 150_000);
 });

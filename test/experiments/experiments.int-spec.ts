@@ -88,7 +88,9 @@ describe('A/B testing of checkpoints on live traffic', () => {
       },
       { timeoutMs: 90_000, what: 'every turn labelled into the experiment' },
     );
-    const results = (await f.http(experimenter.token, 'GET', `/v1/experiments/${id}/results`)).body;
+    const response = await f.http(experimenter.token, 'GET', `/v1/experiments/${id}/results`);
+    expect(response).toMatchObject({ status: 200 });
+    const results = response.body;
     expect(results.arms.map((a: { id: string; users: number }) => [a.id, a.users])).toEqual([
       ['control', perArm('control')],
       ['lora', perArm('lora')],

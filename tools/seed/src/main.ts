@@ -1,14 +1,19 @@
 // Seeds what a fresh local install needs to chat: the default companion character. Idempotent.
 import { LOCAL_DATABASE_URL } from '@echoloop/config';
 import { CharacterEntity, dataSourceOptions } from '@echoloop/persistence';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { DataSource } from 'typeorm';
-import echo from './echo.card.json';
+
+// Shared with the evaluations, which play the same character.
+const ECHO_CARD = path.resolve(__dirname, '../../../data/characters/echo.card.json');
 
 async function main(): Promise<void> {
   const db = await new DataSource(
     dataSourceOptions({ url: process.env['DATABASE_URL'] ?? LOCAL_DATABASE_URL, applicationName: 'seed' }),
   ).initialize();
   try {
+    const echo = JSON.parse(readFileSync(ECHO_CARD, 'utf8')) as { data: { name: string } };
     const characters = db.getRepository(CharacterEntity);
     if (await characters.existsBy({ name: echo.data.name })) return;
     await characters.save({ name: echo.data.name, spec: 'chara_card_v2', card: echo, createdBy: null });

@@ -1,0 +1,92 @@
+import { type CharacterCard } from '@echoloop/character-cards';
+import { ChatModelClient, type ChatMessage, type ResponseFormat } from '@echoloop/llm';
+import { emptyProfile, extractFastFeatures, mergeObservations, personaGuidance } from '@echoloop/persona';
+import { buildPrompt } from '@echoloop/prompt';
+import { actorJsonSchema, analyserJsonSchema, type EpisodeDeps } from '@echoloop/sentient';
+
+/** An OpenAI-compatible endpoint and the model name to ask for (a checkpoint: base model or LoRA adapter). */
+export interface ModelTarget {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** The model's context window, for the policy prompt's token budget. */
+  contextTokens: number;
+  maxTokens: number;
+  temperature?: number;
+}
+
+const schema = (name: string, body: Record<string, unknown>): ResponseFormat => ({
+  type: 'json_schema',
+  json_schema: { name, schema: body, strict: true },
+});
+
+function clientFor(target: ModelTarget): ChatModelClient {
+  return new ChatModelClient([{ baseUrl: target.baseUrl, apiKey: target.apiKey }], {
+    firstTokenTimeoutMs: 120_000,
+    idleTimeoutMs: 60_000,
+    retries: 1,
+    breaker: { failureThreshold: 20, cooldownMs: 5_000 },
+  });
+}
+
+/**
+ * The three model calls of one episode. The policy is called exactly as the gateway calls a checkpoint: the
+ * character card first, then persona guidance inferred live from the simulated user's messages (fast features),
+ * then the history within the token budget. It never sees the profile.
+ */
+export function episodeDeps(
+  policy: ModelTarget,
+  simulator: ModelTarget,
+  card: CharacterCard,
+): () => EpisodeDeps {
+  const policyClient = clientFor(policy);
+  const simulatorClient = clientFor(simulator);
+  const simulate = async (messages: ChatMessage[], format: ResponseFormat) =>
+    (
+      await simulatorClient.complete({
+        model: simulator.model,
+        messages,
+        maxTokens: simulator.maxTokens,
+        temperature: simulator.temperature ?? 0.7,
+        responseFormat: format,
+      })
+    ).text;
+  return () => {
+    let persona = emptyProfile();
+    let seen = 0;
+    return {
+      async policy(history) {
+        const dialogue = history.filter((m) => m.role !== 'system');
+        // Each user message is observed once, as the gateway does on arrival.
+        for (const [i, message] of dialogue.entries()) {
+          if (i < seen || message.role !== 'user') continue;
+          const at = new Date();
+          persona = mergeObservations(
+            persona,
+            extractFastFeatures({ id: `m${i}`, text: message.content, createdAt: at }),
+            at,
+          );
+        }
+        seen = dialogue.length;
+        const last = dialogue.at(-1);
+        const prompt = buildPrompt({
+          card,
+          userName: 'User',
+          history: dialogue.slice(0, -1),
+          userMessage: last?.content ?? '',
+          budgetTokens: policy.contextTokens - policy.maxTokens,
+          personaGuidance: personaGuidance(persona, { now: new Date() }),
+        });
+        const reply = await policyClient.complete({
+          model: policy.model,
+          messages: prompt.messages,
+          maxTokens: policy.maxTokens,
+          ...(policy.temperature !== undefined && { temperature: policy.temperature }),
+        });
+        return reply.text;
+      },
+      analyser: (messages) => simulate(messages, schema('sentient_analysis', analyserJsonSchema)),
+      actor: (messages) => simulate(messages, schema('sentient_user_turn', actorJsonSchema)),
+    };
+  };
+}

@@ -10,7 +10,7 @@ import {
 } from '@echoloop/testing';
 import { randomUUID } from 'node:crypto';
 
-const APPS = ['chat-gateway', 'reward-labeller', 'rl-orchestrator'] as const;
+const APPS = ['chat-gateway', 'reward-labeller', 'rl-orchestrator', 'eval-runner'] as const;
 
 const getJson = async (url: string) => {
   const res = await fetch(url);

@@ -8,7 +8,7 @@ export interface ReportView {
     title: string;
     rows: { key: string; episodes: number; meanFinal: number; success: number; failure: number }[];
   }[];
-  trajectories: { profileId: string; scores: number[]; endReason: string }[];
+  trajectories: { profileId: string; scores: number[]; finalScore: number; endReason: string }[];
 }
 
 const WIDTH = 260;
@@ -22,7 +22,12 @@ const escape = (text: string) =>
   );
 
 /** One profile's emotion score per turn (0 = the opening) on the 0–100 scale, with the 10/40/70/100 bucket lines. */
-function trajectorySvg({ profileId, scores, endReason }: ReportView['trajectories'][number]): string {
+function trajectorySvg({
+  profileId,
+  scores,
+  finalScore,
+  endReason,
+}: ReportView['trajectories'][number]): string {
   const x = (turn: number) => 20 + (turn / MAX_TURNS) * (WIDTH - 30);
   const y = (score: number) => 10 + (1 - Math.max(-10, Math.min(100, score)) / 100) * (HEIGHT - 25);
   const grid = [10, 40, 70, 100]
@@ -32,8 +37,7 @@ function trajectorySvg({ profileId, scores, endReason }: ReportView['trajectorie
     )
     .join('');
   const points = scores.map((s, i) => `${x(i).toFixed(1)},${y(s).toFixed(1)}`).join(' ');
-  const last = scores.at(-1) ?? 0;
-  return `<figure><svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="emotion of ${escape(profileId)}">${grid}<polyline points="${points}" class="line"/></svg><figcaption>${escape(profileId)}: ${last} (${escape(endReason)})</figcaption></figure>`;
+  return `<figure><svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="emotion of ${escape(profileId)}">${grid}<polyline points="${points}" class="line"/></svg><figcaption>${escape(profileId)}: ${finalScore} (${escape(endReason)})</figcaption></figure>`;
 }
 
 /** A self-contained HTML page (inline CSS and SVG, no scripts, no external assets). */

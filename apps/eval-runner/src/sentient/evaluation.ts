@@ -119,6 +119,7 @@ function reportView(report: EvaluationReport, episodes: readonly EpisodeResult[]
     trajectories: episodes.map((e) => ({
       profileId: e.profileId,
       scores: [SAGE_START_SCORE, ...e.trace.map((t) => t.score)],
+      finalScore: e.finalScore,
       endReason: e.endReason,
     })),
   };

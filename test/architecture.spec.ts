@@ -55,7 +55,7 @@ describe('architecture', () => {
     const apps = Object.keys(graph.nodes).filter((name) =>
       graph.nodes[name]?.data.tags?.includes('type:app'),
     );
-    expect(apps.sort()).toEqual(['chat-gateway', 'reward-labeller', 'rl-orchestrator']);
+    expect(apps.sort()).toEqual(['chat-gateway', 'eval-runner', 'reward-labeller', 'rl-orchestrator']);
     for (const app of apps) {
       const targets = (graph.dependencies[app] ?? []).map((d) => d.target).filter((t) => graph.nodes[t]);
       expect(targets).toContain('platform');

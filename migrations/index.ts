@@ -5,6 +5,7 @@ import { UserProfiles1795296223745 } from './1795296223745-UserProfiles';
 import { DeepPersonaAndDirector1795310000000 } from './1795310000000-DeepPersonaAndDirector';
 import { RewardLabels1795310100000 } from './1795310100000-RewardLabels';
 import { Experiments1795310200000 } from './1795310200000-Experiments';
+import { Evaluations1795310300000 } from './1795310300000-Evaluations';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   DeepPersonaAndDirector1795310000000,
   RewardLabels1795310100000,
   Experiments1795310200000,
+  Evaluations1795310300000,
 ];

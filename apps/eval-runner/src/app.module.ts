@@ -1,16 +1,25 @@
-import { PlatformModule } from '@echoloop/platform';
+import { ApiKeyGuard, PlatformModule } from '@echoloop/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import type { EvalRunnerEnv } from './env';
+import { EvaluationsController } from './evaluations/evaluations.controller';
+import { EvaluationsService } from './evaluations/evaluations.service';
+import { EVAL_RUNNER_ENV } from './tokens';
 
 export const SERVICE = 'eval-runner';
 
-/** Health and metrics for now; evaluations run from the CLI (npm run eval:sentient). */
 @Module({})
 export class AppModule {
   static register(env: EvalRunnerEnv): DynamicModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot({ service: SERVICE, env, topics: [] })],
+      controllers: [EvaluationsController],
+      providers: [
+        { provide: EVAL_RUNNER_ENV, useValue: env },
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        EvaluationsService,
+      ],
     };
   }
 }

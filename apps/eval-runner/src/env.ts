@@ -1,8 +1,19 @@
 import { port, serviceEnv } from '@echoloop/config';
-import { type z } from 'zod';
+import { z } from 'zod';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const evalRunnerEnv = serviceEnv.extend({
   PORT: port(3003),
+  /** The simulated users' model (analyser and actor), pinned in every evaluation it runs. */
+  SIMULATOR_BASE_URL: z.url().default('http://127.0.0.1:18000/v1'),
+  SIMULATOR_API_KEY: z.string().min(1).default('local'),
+  SIMULATOR_MODEL: z.string().min(1).default('smollm2-135m-instruct'),
+  PROFILES_FILE: z.string().min(1).default('data/sentient/profiles.jsonl'),
+  CHARACTER_CARD_FILE: z.string().min(1).default('data/characters/echo.card.json'),
+  EVAL_CONCURRENCY: positiveInt(2),
+  /** Reply budget of the policy per turn. */
+  EVAL_MAX_TOKENS: positiveInt(256),
 });
 
 export type EvalRunnerEnv = z.infer<typeof evalRunnerEnv>;

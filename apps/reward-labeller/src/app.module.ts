@@ -1,8 +1,7 @@
 import { TOPICS } from '@echoloop/contracts';
-import { OUTBOX_RELAY_PROVIDERS, PlatformModule } from '@echoloop/platform';
+import { ApiKeyGuard, OUTBOX_RELAY_PROVIDERS, PlatformModule } from '@echoloop/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ApiKeyGuard } from './auth/api-key.guard';
 import type { LabellerEnv } from './env';
 import { ConsumerProgress } from './intake/consumer-progress';
 import { FeedbackIntakeService } from './intake/feedback-intake.service';

@@ -8,6 +8,8 @@ const CORE_TABLES = [
   'characters',
   'checkpoints',
   'conversations',
+  'evaluation_episodes',
+  'evaluations',
   'experiment_arm_metrics',
   'experiment_assignments',
   'experiment_audit',

@@ -23,6 +23,7 @@ export { ensureTopics, type TopicSpec } from './kafka/topic-admin';
 export { KafkaLifecycle } from './kafka/kafka-lifecycle';
 export { KAFKA } from './kafka/kafka.tokens';
 export { validationDetails, ZodValidationPipe } from './http/zod-validation.pipe';
+export { ApiKeyGuard } from './http/api-key.guard';
 export { IS_PUBLIC, Public } from './http/public.decorator';
 export { enqueueEvent } from './outbox/enqueue-event';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox/outbox-relay';

@@ -13,13 +13,17 @@ import { renderReportHtml, type ReportView } from '../report/report-html';
 export interface EvaluationOptions {
   profiles: readonly SentientProfile[];
   deps: () => EpisodeDeps;
-  /** Where episodes (JSONL), report.json and report.html go; episodes already there are not run again. */
-  outDir: string;
+  /** Where finished episodes are kept; those already there are not run again (resume). */
+  store: EpisodeStore;
   concurrency: number;
-  pinned: ReportView['pinned'];
-  title: string;
   maxPolicyTurns?: number;
   onProgress?: (progress: { done: number; total: number; resumed: number; lastProfileId: string }) => void;
+}
+
+/** Finished episodes of one evaluation, by profile id. */
+export interface EpisodeStore {
+  finished(): Promise<Map<string, EpisodeResult>>;
+  save(episode: EpisodeResult): Promise<void>;
 }
 
 export interface EvaluationReport {
@@ -30,23 +34,30 @@ export interface EvaluationReport {
   episodes: Pick<EpisodeResult, 'profileId' | 'turns' | 'finalScore' | 'endReason' | 'reward'>[];
 }
 
-const EPISODES_FILE = 'episodes.jsonl';
+/** An episode store in a folder: one JSON line per finished episode. */
+export function fileStore(outDir: string): EpisodeStore {
+  mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, 'episodes.jsonl');
+  return {
+    async finished() {
+      const found = new Map<string, EpisodeResult>();
+      if (!existsSync(file)) return found;
+      for (const line of readFileSync(file, 'utf8').split('\n')) {
+        if (!line.trim()) continue;
+        const episode = JSON.parse(line) as EpisodeResult;
+        found.set(episode.profileId, episode);
+      }
+      return found;
+    },
+    async save(episode) {
+      appendFileSync(file, `${JSON.stringify(episode)}\n`);
+    },
+  };
+}
 
-/**
- * Runs every profile's episode (at most `concurrency` at once), appending each finished episode to the run's
- * JSONL file so a stopped run resumes where it was, then writes the JSON and HTML reports.
- */
-export async function runEvaluation(options: EvaluationOptions): Promise<EvaluationReport> {
-  mkdirSync(options.outDir, { recursive: true });
-  const file = path.join(options.outDir, EPISODES_FILE);
-  const finished = new Map<string, EpisodeResult>();
-  if (existsSync(file)) {
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      const episode = JSON.parse(line) as EpisodeResult;
-      finished.set(episode.profileId, episode);
-    }
-  }
+/** Runs every profile's episode not in the store yet, at most `concurrency` at once; returns all, in profile order. */
+export async function runEpisodes(options: EvaluationOptions): Promise<EpisodeResult[]> {
+  const finished = await options.store.finished();
   const resumed = finished.size;
   const queue = options.profiles.filter((p) => !finished.has(p.id));
   let done = resumed;
@@ -55,23 +66,31 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
       const episode = await runEpisode(profile, options.deps(), {
         ...(options.maxPolicyTurns !== undefined && { maxPolicyTurns: options.maxPolicyTurns }),
       });
-      appendFileSync(file, `${JSON.stringify(episode)}\n`);
+      await options.store.save(episode);
       finished.set(profile.id, episode);
       done += 1;
       options.onProgress?.({ done, total: options.profiles.length, resumed, lastProfileId: profile.id });
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
-
-  const episodes = options.profiles.flatMap((p) => {
+  return options.profiles.flatMap((p) => {
     const episode = finished.get(p.id);
     return episode ? [episode] : [];
   });
+}
+
+/** The report of finished episodes: metrics, per-episode summary, and its HTML page. */
+export function buildReport(
+  title: string,
+  pinned: ReportView['pinned'],
+  profiles: readonly SentientProfile[],
+  episodes: readonly EpisodeResult[],
+): { report: EvaluationReport; html: string } {
   const report: EvaluationReport = {
-    title: options.title,
+    title,
     createdAt: new Date().toISOString(),
-    pinned: options.pinned,
-    metrics: benchmarkMetrics(episodes, options.profiles),
+    pinned,
+    metrics: benchmarkMetrics(episodes, profiles),
     episodes: episodes.map(({ profileId, turns, finalScore, endReason, reward }) => ({
       profileId,
       turns,
@@ -80,8 +99,17 @@ export async function runEvaluation(options: EvaluationOptions): Promise<Evaluat
       reward,
     })),
   };
+  return { report, html: renderReportHtml(reportView(report, episodes)) };
+}
+
+/** The CLI's run: episodes in `outDir/episodes.jsonl` (resumable), then `report.json` and `report.html` there. */
+export async function runEvaluation(
+  options: Omit<EvaluationOptions, 'store'> & { outDir: string; title: string; pinned: ReportView['pinned'] },
+): Promise<EvaluationReport> {
+  const episodes = await runEpisodes({ ...options, store: fileStore(options.outDir) });
+  const { report, html } = buildReport(options.title, options.pinned, options.profiles, episodes);
   writeFileSync(path.join(options.outDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(path.join(options.outDir, 'report.html'), renderReportHtml(reportView(report, episodes)));
+  writeFileSync(path.join(options.outDir, 'report.html'), html);
   return report;
 }
 

@@ -1,6 +1,7 @@
 import { ApiKeyEntity } from './api-key.entity';
 import { CharacterEntity } from './character.entity';
 import { CheckpointEntity } from './checkpoint.entity';
+import { EvaluationEntity, EvaluationEpisodeEntity } from './evaluation.entity';
 import { ExperimentAssignmentEntity } from './experiment-assignment.entity';
 import { ExperimentAuditEntity } from './experiment-audit.entity';
 import { ExperimentArmMetricEntity, ExperimentUserMetricEntity } from './experiment-metric.entity';
@@ -25,6 +26,13 @@ export {
   type DecodingParameters,
 } from './checkpoint.entity';
 export { ConversationEntity, type DirectorNote } from './conversation.entity';
+export {
+  EVALUATION_STATUSES,
+  EvaluationEntity,
+  EvaluationEpisodeEntity,
+  type EvaluationStatus,
+  type PinnedModel,
+} from './evaluation.entity';
 export { ExperimentAssignmentEntity } from './experiment-assignment.entity';
 export { ExperimentAuditEntity } from './experiment-audit.entity';
 export { ExperimentArmMetricEntity, ExperimentUserMetricEntity } from './experiment-metric.entity';
@@ -62,4 +70,6 @@ export const ENTITIES = [
   ExperimentAuditEntity,
   ExperimentUserMetricEntity,
   ExperimentArmMetricEntity,
+  EvaluationEntity,
+  EvaluationEpisodeEntity,
 ];

@@ -1,4 +1,4 @@
-import { IS_PUBLIC } from '@echoloop/platform';
+import { IS_PUBLIC } from './public.decorator';
 import { type CanActivate, type ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';

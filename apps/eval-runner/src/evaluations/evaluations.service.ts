@@ -1,0 +1,166 @@
+import { characterCardSchema, type CharacterCard } from '@echoloop/character-cards';
+import { CheckpointEntity, EvaluationEntity, EvaluationEpisodeEntity } from '@echoloop/persistence';
+import { parseProfilesJsonl, type EpisodeResult, type SentientProfile } from '@echoloop/sentient';
+import {
+  Inject,
+  Injectable,
+  NotFoundException,
+  type OnApplicationBootstrap,
+  UnprocessableEntityException,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { PinoLogger } from 'nestjs-pino';
+import { readFileSync } from 'node:fs';
+import { DataSource } from 'typeorm';
+import type { EvalRunnerEnv } from '../env';
+import { buildReport, runEpisodes } from '../sentient/evaluation';
+import { episodeDeps, type ModelTarget } from '../sentient/model-calls';
+import { EVAL_RUNNER_ENV } from '../tokens';
+import { dbEpisodeStore } from './db-episode-store';
+import type { CreateEvaluationInput } from './evaluation.schemas';
+
+const notFound = () =>
+  new NotFoundException({ error: { code: 'not_found', message: 'Evaluation not found' } });
+
+/**
+ * Evaluations of checkpoints on simulated users, run in the background and stored episode by episode, so a
+ * restarted runner picks unfinished ones up where they were. The simulator model is pinned per evaluation.
+ */
+@Injectable()
+export class EvaluationsService implements OnApplicationBootstrap {
+  private readonly profiles: SentientProfile[];
+  private readonly card: CharacterCard;
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(EVAL_RUNNER_ENV) private readonly env: EvalRunnerEnv,
+    private readonly logger: PinoLogger,
+  ) {
+    const parsed = parseProfilesJsonl(readFileSync(env.PROFILES_FILE, 'utf8'));
+    if (parsed.errors.length > 0)
+      throw new Error(`${env.PROFILES_FILE}: ${parsed.errors.length} invalid lines`);
+    this.profiles = parsed.profiles;
+    this.card = characterCardSchema.parse(JSON.parse(readFileSync(env.CHARACTER_CARD_FILE, 'utf8')));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const unfinished = await this.db.getRepository(EvaluationEntity).findBy({ status: 'running' });
+    for (const evaluation of unfinished) this.start(evaluation);
+  }
+
+  async create(input: CreateEvaluationInput): Promise<EvaluationEntity> {
+    const checkpoint = await this.db.getRepository(CheckpointEntity).findOneBy({ id: input.checkpointId });
+    if (!checkpoint || checkpoint.status === 'retired') {
+      throw new UnprocessableEntityException({
+        error: { code: 'invalid_checkpoint', message: `Checkpoint ${input.checkpointId} is not servable` },
+      });
+    }
+    const chosen = this.choose(input);
+    const evaluation = await this.db.getRepository(EvaluationEntity).save({
+      checkpointId: checkpoint.id,
+      suite: input.suite,
+      profileIds: chosen.map((p) => p.id),
+      policy: { baseUrl: checkpoint.endpoints[0]?.baseUrl ?? '', model: checkpoint.modelName },
+      simulator: { baseUrl: this.env.SIMULATOR_BASE_URL, model: this.env.SIMULATOR_MODEL },
+    });
+    this.start(evaluation);
+    return evaluation;
+  }
+
+  async get(id: string): Promise<EvaluationEntity> {
+    const evaluation = await this.db.getRepository(EvaluationEntity).findOneBy({ id });
+    if (!evaluation) throw notFound();
+    return evaluation;
+  }
+
+  /** The report of what has finished so far (all of it once the evaluation is finished). */
+  async report(id: string) {
+    const evaluation = await this.get(id);
+    const rows = await this.db.getRepository(EvaluationEpisodeEntity).findBy({ evaluationId: id });
+    const byId = new Map(rows.map((r) => [r.profileId, r.episode as unknown as EpisodeResult]));
+    const profiles = this.profiles.filter((p) => evaluation.profileIds.includes(p.id));
+    const episodes = profiles.flatMap((p) => byId.get(p.id) ?? []);
+    return buildReport(
+      `Sentient benchmark: ${evaluation.checkpointId} (${episodes.length}/${profiles.length} profiles)`,
+      {
+        policy: `${evaluation.checkpointId}: ${evaluation.policy.model} @ ${evaluation.policy.baseUrl}`,
+        simulator: `${evaluation.simulator.model} @ ${evaluation.simulator.baseUrl}`,
+      },
+      profiles,
+      episodes,
+    );
+  }
+
+  /** Resolves when the evaluation is not running in this process (tests, shutdown). */
+  async settled(id: string): Promise<void> {
+    await this.running.get(id);
+  }
+
+  private choose(input: CreateEvaluationInput): SentientProfile[] {
+    if (input.profiles) {
+      const unknown = input.profiles.filter((id) => !this.profiles.some((p) => p.id === id));
+      if (unknown.length > 0) {
+        throw new UnprocessableEntityException({
+          error: { code: 'unknown_profiles', message: `Unknown profiles: ${unknown.join(', ')}` },
+        });
+      }
+      return this.profiles.filter((p) => input.profiles?.includes(p.id));
+    }
+    return this.profiles.filter((p) => p.pool === input.pool).slice(0, input.limit);
+  }
+
+  private start(evaluation: EvaluationEntity): void {
+    if (this.running.has(evaluation.id)) return;
+    const job = this.run(evaluation)
+      .catch(async (error: unknown) => {
+        this.logger.error({ err: error, evaluationId: evaluation.id }, 'evaluation failed');
+        await this.db.getRepository(EvaluationEntity).update(
+          { id: evaluation.id },
+          {
+            status: 'failed',
+            error: error instanceof Error ? error.message : String(error),
+            finishedAt: new Date(),
+          },
+        );
+      })
+      .finally(() => this.running.delete(evaluation.id));
+    this.running.set(evaluation.id, job);
+  }
+
+  private async run(evaluation: EvaluationEntity): Promise<void> {
+    const checkpoint = await this.db
+      .getRepository(CheckpointEntity)
+      .findOneByOrFail({ id: evaluation.checkpointId });
+    const endpoint = checkpoint.endpoints[0];
+    const policy: ModelTarget = {
+      baseUrl: endpoint?.baseUrl ?? evaluation.policy.baseUrl,
+      apiKey: (endpoint?.apiKeyEnv && process.env[endpoint.apiKeyEnv]) || 'none',
+      model: checkpoint.modelName,
+      contextTokens: checkpoint.contextTokens,
+      maxTokens: checkpoint.decoding.maxTokens ?? this.env.EVAL_MAX_TOKENS,
+      ...(checkpoint.decoding.temperature !== undefined && { temperature: checkpoint.decoding.temperature }),
+    };
+    const simulator: ModelTarget = {
+      baseUrl: evaluation.simulator.baseUrl,
+      apiKey: this.env.SIMULATOR_API_KEY,
+      model: evaluation.simulator.model,
+      contextTokens: checkpoint.contextTokens,
+      maxTokens: 512,
+    };
+    const profiles = this.profiles.filter((p) => evaluation.profileIds.includes(p.id));
+    await runEpisodes({
+      profiles,
+      deps: episodeDeps(policy, simulator, this.card),
+      store: dbEpisodeStore(this.db, evaluation.id),
+      concurrency: this.env.EVAL_CONCURRENCY,
+    });
+    const { report } = await this.report(evaluation.id);
+    await this.db
+      .getRepository(EvaluationEntity)
+      .update(
+        { id: evaluation.id },
+        { status: 'finished', metrics: report.metrics as never, finishedAt: new Date() },
+      );
+  }
+}

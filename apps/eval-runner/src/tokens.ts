@@ -1,0 +1,1 @@
+export const EVAL_RUNNER_ENV = Symbol('EVAL_RUNNER_ENV');

@@ -1,0 +1,120 @@
+import { dataSourceOptions } from '@echoloop/persistence';
+import { parseProfilesJsonl } from '@echoloop/sentient';
+import {
+  createTestDatabase,
+  startApp,
+  startFakeVllm,
+  waitFor,
+  type AppProcess,
+  type FakeVllm,
+  type TestDatabase,
+} from '@echoloop/testing';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { DataSource } from 'typeorm';
+
+const { profiles } = parseProfilesJsonl(readFileSync('data/sentient/profiles.jsonl', 'utf8'));
+const chosen = profiles.filter((p) => p.pool === 'benchmark').slice(0, 3);
+const CHANGE = [10, -10, 0];
+const KEY = 'elk_eval_test_key';
+
+describe('POST /v1/evaluations on the real PostgreSQL', () => {
+  let database: TestDatabase;
+  let db: DataSource;
+  let vllm: FakeVllm;
+  let runner: AppProcess;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('eval');
+    db = await new DataSource(dataSourceOptions({ url: database.url })).initialize();
+    await db.runMigrations();
+    vllm = await startFakeVllm({
+      model: 'candidate',
+      reply: (request) => {
+        const schema = (request.response_format as { json_schema?: { name: string } } | undefined)
+          ?.json_schema?.name;
+        const who = chosen.findIndex((p) =>
+          JSON.stringify(request.messages).includes(`Name: ${p.persona.name}`),
+        );
+        if (schema === 'sentient_analysis') {
+          return JSON.stringify({
+            content: 'c',
+            goalFit: 'g',
+            innerActivity: 'i',
+            feeling: 'f',
+            change: CHANGE[who],
+          });
+        }
+        if (schema === 'sentient_user_turn') {
+          return JSON.stringify({ thinking: 't', draft: 'd', response: 'ok then', goodbye: false });
+        }
+        return 'I hear you.';
+      },
+    });
+    await db.query(
+      `INSERT INTO checkpoints (id, model_name, endpoints, context_tokens, status) VALUES ('cand', 'candidate', $1, 4096, 'active')`,
+      [JSON.stringify([{ baseUrl: vllm.url }])],
+    );
+    await db.query(
+      `INSERT INTO api_keys (name, key_hash, prefix, roles) VALUES ('eval', $1, 'elk_eval', '{}')`,
+      [createHash('sha256').update(KEY).digest('hex')],
+    );
+    runner = await startApp('eval-runner', {
+      DATABASE_URL: database.url,
+      SIMULATOR_BASE_URL: vllm.url,
+      SIMULATOR_MODEL: 'candidate',
+    });
+  });
+
+  afterAll(async () => {
+    await runner?.stop();
+    await vllm?.close();
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  const call = async (method: string, path: string, body?: unknown, key: string | null = KEY) => {
+    const res = await fetch(`${runner.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, text, body: text.startsWith('{') ? JSON.parse(text) : undefined };
+  };
+  const finished = (id: string) =>
+    waitFor(
+      async () => {
+        const res = await call('GET', `/v1/evaluations/${id}`);
+        return res.body?.status === 'finished' && res.body;
+      },
+      { timeoutMs: 60_000, what: `evaluation ${id} to finish` },
+    );
+
+  it('runs a checkpoint on simulated users in the background, stores the result, and serves JSON and HTML reports', async () => {
+    expect((await call('POST', '/v1/evaluations', { checkpointId: 'cand' }, null)).status).toBe(401);
+    expect((await call('POST', '/v1/evaluations', { checkpointId: 'nope' })).status).toBe(422);
+    const created = await call('POST', '/v1/evaluations', {
+      checkpointId: 'cand',
+      profiles: chosen.map((p) => p.id),
+    });
+    expect(created.status).toBe(202);
+    const evaluation = await finished(created.body.id);
+    expect(evaluation.simulator).toEqual({ baseUrl: vllm.url, model: 'candidate' });
+    expect(evaluation.metrics).toMatchObject({ count: 3, successes: 1, failures: 1, errors: 0 });
+    expect(evaluation.metrics.meanFinalScore).toBeCloseTo(140 / 3, 10);
+    const html = await call('GET', `/v1/evaluations/${created.body.id}/report.html`);
+    expect(html.status).toBe(200);
+    expect(html.text.match(/<svg /g)).toHaveLength(3);
+
+    // A second run (here: two of the profiles) compared side by side with the first.
+    const second = await call('POST', '/v1/evaluations', {
+      checkpointId: 'cand',
+      profiles: chosen.slice(0, 2).map((p) => p.id),
+    });
+    await finished(second.body.id);
+    const compared = await call('GET', `/v1/evaluations/compare?a=${created.body.id}&b=${second.body.id}`);
+    expect(compared.body.a.metrics.count).toBe(3);
+    expect(compared.body.b.metrics).toMatchObject({ count: 2, meanFinalScore: 50 });
+  }, 120_000);
+});

@@ -6,6 +6,7 @@ import { DeepPersonaAndDirector1795310000000 } from './1795310000000-DeepPersona
 import { RewardLabels1795310100000 } from './1795310100000-RewardLabels';
 import { Experiments1795310200000 } from './1795310200000-Experiments';
 import { Evaluations1795310300000 } from './1795310300000-Evaluations';
+import { RewardTurnIndexes1795310400000 } from './1795310400000-RewardTurnIndexes';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   RewardLabels1795310100000,
   Experiments1795310200000,
   Evaluations1795310300000,
+  RewardTurnIndexes1795310400000,
 ];

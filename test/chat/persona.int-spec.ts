@@ -164,10 +164,17 @@ describe('deep persona extraction and the director', () => {
   });
 
   it.each([
-    ['invalid JSON', '{"hiddenNeed": {"value": '],
+    [
+      'invalid JSON',
+      '{"empathyAxis": {"value": "affective", "confidence": 0.9, "evidence": [1]}, "hiddenNeed": ',
+    ],
     [
       'out-of-schema values',
-      JSON.stringify({ hiddenNeed: { value: 'world-domination', confidence: 2, evidence: [1] } }),
+      // One valid field beside an invalid one: the output is dropped whole, the valid part included.
+      JSON.stringify({
+        empathyAxis: { value: 'affective', confidence: 0.9, evidence: [1] },
+        hiddenNeed: { value: 'world-domination', confidence: 2, evidence: [1] },
+      }),
     ],
   ])('retries %s once, then drops it with a metric and stores nothing', async (_case, bad) => {
     f.vllm.setReply(replyByRules([{ when: { systemIncludes: EXTRACTION_SYSTEM }, reply: bad }], 'I see.'));
@@ -175,19 +182,22 @@ describe('deep persona extraction and the director', () => {
     const requestsBefore = f.structuredRequests('user_profile').length;
     const { token } = await f.register();
     const conversationId = await newConversation(token);
+    const ids: string[] = [];
     for (const [i, content] of PRACTICAL.slice(0, 4).entries())
-      await chatOnce(token, conversationId, content, `b${i}`);
+      ids.push(await chatOnce(token, conversationId, content, `b${i}`));
     await waitFor(async () => (await deepCounter('invalid_output')) > before, { what: 'the metric' });
     const attempts = f.structuredRequests('user_profile').slice(requestsBefore);
     expect(attempts.length).toBeGreaterThanOrEqual(2);
     const retry = attempts[1]!.messages;
     expect(retry.at(-1)?.content).toContain(`[1] User: ${PRACTICAL[0]}`);
     expect(retry.at(-1)?.content).toContain('That reply was not valid');
+    // The first message shows no need or axis to the fast features: only the extraction could cite it there.
     const fields = (await f.http(token, 'GET', '/v1/me/profile')).body.fields;
-    expect(fields.hiddenNeed?.value).not.toBe('world-domination');
-    for (const field of Object.values(fields) as { confidence: number }[]) {
-      expect(field.confidence).toBeLessThanOrEqual(1);
+    for (const name of ['hiddenNeed', 'empathyAxis']) {
+      const cited = ((fields[name]?.evidence ?? []) as { messageId: string }[]).map((e) => e.messageId);
+      expect(cited).not.toContain(ids[0]);
     }
+    expect(fields.hiddenNeed?.value).not.toBe('world-domination');
   });
 
   it('the director fires on the fifth user turn, and its note guides the sixth reply only', async () => {

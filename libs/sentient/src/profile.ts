@@ -1,17 +1,8 @@
+import { EMPATHY_AXES, HIDDEN_NEEDS, type HiddenNeed } from '@echoloop/persona';
 import { z } from 'zod';
 
-/** The 8 SAGE hidden needs (§1.1): four rational, then four emotional. */
-export const HIDDEN_NEEDS = [
-  'dialectical-analysis',
-  'practical-advice',
-  'understand-others',
-  'guided-self-reflection',
-  'praise-for-actions',
-  'listen-while-venting',
-  'deep-empathy',
-  'reassurance-not-at-fault',
-] as const;
-export type HiddenNeed = (typeof HIDDEN_NEEDS)[number];
+// The taxonomy is the persona lib's: the simulator's hidden needs are the ones the live profile infers.
+export { EMPATHY_AXES, HIDDEN_NEEDS, type HiddenNeed };
 
 /** What each hidden need means, in the person's own voice; the simulator's prompts quote it. */
 export const HIDDEN_NEED_DESCRIPTIONS: Record<HiddenNeed, string> = {
@@ -32,8 +23,6 @@ export type PersonaType = (typeof PERSONA_TYPES)[number];
 
 export const PROFILE_POOLS = ['train', 'benchmark'] as const;
 export type ProfilePool = (typeof PROFILE_POOLS)[number];
-
-export const EMPATHY_AXES = ['cognitive', 'affective', 'proactive'] as const;
 
 const text = z.string().trim().min(1);
 

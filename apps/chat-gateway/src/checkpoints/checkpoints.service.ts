@@ -21,6 +21,7 @@ import type { CreateCheckpointInput } from './checkpoint.schemas';
 export class CheckpointsService implements OnApplicationBootstrap {
   private readonly clients = new Map<string, { version: number; client: ChatModelClient }>();
   private readonly defaults = new TtlCache<'default', CheckpointEntity>(5_000);
+  private readonly byId = new TtlCache<string, CheckpointEntity>(5_000);
 
   constructor(
     @InjectRepository(CheckpointEntity) private readonly checkpoints: Repository<CheckpointEntity>,
@@ -45,6 +46,11 @@ export class CheckpointsService implements OnApplicationBootstrap {
     });
   }
 
+  /** For the hot path (an experiment arm's checkpoint on every turn): cached like the default. */
+  cached(id: string): Promise<CheckpointEntity> {
+    return this.byId.get(id, (key) => this.get(key));
+  }
+
   async get(id: string): Promise<CheckpointEntity> {
     const checkpoint = await this.checkpoints.findOneBy({ id });
     if (!checkpoint) {
@@ -67,6 +73,7 @@ export class CheckpointsService implements OnApplicationBootstrap {
     await repo.update({ isDefault: true }, { isDefault: false });
     await repo.update({ id }, { isDefault: true, status: 'active' });
     this.defaults.delete('default');
+    this.byId.delete(id);
   }
 
   /** Takes a checkpoint out of service; the default cannot be retired (make another the default first). */
@@ -78,6 +85,7 @@ export class CheckpointsService implements OnApplicationBootstrap {
       });
     }
     await this.checkpoints.update({ id }, { status: 'retired' });
+    this.byId.delete(id);
     return this.get(id);
   }
 

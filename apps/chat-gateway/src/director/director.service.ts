@@ -72,11 +72,6 @@ export class DirectorService {
     this.running.set(conversation.id, job);
   }
 
-  /** Resolves when the director is not running for the conversation (tests, shutdown). */
-  async settled(conversationId: string): Promise<void> {
-    await this.running.get(conversationId);
-  }
-
   private async decide(
     conversationId: string,
     turn: number,

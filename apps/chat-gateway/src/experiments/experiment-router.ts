@@ -44,7 +44,7 @@ export class ExperimentRouter {
       return { checkpoint: await this.checkpoints.defaultCheckpoint(), experimentId: null, armId: null };
     }
     return {
-      checkpoint: await this.checkpoints.get(arm.checkpointId),
+      checkpoint: await this.checkpoints.cached(arm.checkpointId),
       experimentId: experiment.id,
       armId: arm.id,
     };

@@ -59,11 +59,6 @@ export class DeepExtractionService {
     this.running.set(userId, job);
   }
 
-  /** Resolves when no extraction is running for the user (tests, shutdown). */
-  async settled(userId: string): Promise<void> {
-    await this.running.get(userId);
-  }
-
   private async extract(userId: string, conversationId: string, through: Date): Promise<DeepOutcome> {
     const window = extractionWindow(await this.recentMessages(conversationId, through));
     if (!window.some((message) => message.role === 'user')) return 'merged';

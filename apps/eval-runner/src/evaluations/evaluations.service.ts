@@ -92,11 +92,6 @@ export class EvaluationsService implements OnApplicationBootstrap {
     );
   }
 
-  /** Resolves when the evaluation is not running in this process (tests, shutdown). */
-  async settled(id: string): Promise<void> {
-    await this.running.get(id);
-  }
-
   private choose(input: CreateEvaluationInput): SentientProfile[] {
     if (input.profiles) {
       const unknown = input.profiles.filter((id) => !this.profiles.some((p) => p.id === id));

@@ -61,10 +61,6 @@ export class LabelStore {
     }
   }
 
-  turn(turnId: string): Promise<RewardTurnEntity | null> {
-    return this.db.getRepository(RewardTurnEntity).findOneBy({ turnId });
-  }
-
   async labelsOf(turnId: string, version: string): Promise<Map<string, RewardLabelEntity>> {
     const rows = await this.db.getRepository(RewardLabelEntity).findBy({ turnId, labellerVersion: version });
     return new Map(rows.map((row) => [row.component, row]));

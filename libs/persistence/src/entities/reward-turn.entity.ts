@@ -16,6 +16,10 @@ export interface TurnSignals {
 /** A completed turn as the reward labeller received it, with what arrives later; the unit every label hangs on. */
 @Entity({ name: 'reward_turns' })
 @Index('reward_turns_conversation_replied', ['conversationId', 'repliedAt'])
+// Every turn looks up the other alternatives of its user message.
+@Index('reward_turns_user_message', ['userMessageId'])
+// The leave sweep reads only turns still waiting for a next message: one per conversation, not one per turn.
+@Index('reward_turns_waiting', ['repliedAt'], { where: `NOT (signals ? 'nextUserMessage')` })
 export class RewardTurnEntity {
   /** The reply's message id (the event's turnId). */
   @PrimaryColumn({ name: 'turn_id', type: 'uuid' })

@@ -18,7 +18,10 @@ const INDICATOR_MEANING: Record<IedrIndicatorId, string> = {
   P3: 'how much this person needs, above all, affirmation and encouragement',
 };
 
-const indicatorSchema = z.strictObject({ level: z.int().min(0).max(3), evidence: z.string().trim().min(1) });
+const indicatorSchema = z.strictObject({
+  level: z.int().min(0).max(3),
+  evidence: z.string().trim().min(1).max(300),
+});
 const indicatorShape = Object.fromEntries(
   IEDR_INDICATORS.map((indicator) => [indicator.id, indicatorSchema]),
 ) as Record<IedrIndicatorId, typeof indicatorSchema>;
@@ -30,9 +33,9 @@ export const iedrJsonSchema: Record<string, unknown> = jsonSchemaOf(iedrOutputSc
 
 const axisRatingSchema = z.strictObject({
   prog: z.int().min(0).max(2),
-  progEvidence: z.string(),
+  progEvidence: z.string().max(300),
   neg: z.int().min(-2).max(0),
-  negEvidence: z.string(),
+  negEvidence: z.string().max(300),
 });
 
 /** The per-turn judge's answer: Prog and Neg for each of C, A, P, each with its evidence. */

@@ -28,15 +28,35 @@ export {
   type TurnJudgeOutput,
   turnJudgeOutputSchema,
 } from './epm-judge';
+export { type EpmMetrics, epmMetrics } from './epm-metrics';
 export { type EpmFailure, epmFailure, epmSuccess, type EpmSuccessOptions } from './epm-verdict';
 export {
   type EpisodeDeps,
-  type EpisodeError,
   type EpisodeOptions,
   type EpisodeResult,
+  episodeResult,
   runEpisode,
-  type TurnTrace,
 } from './episode';
+export {
+  advanceEpm,
+  EPM_MAX_TURNS,
+  EPM_MIN_TURNS,
+  type EpmRecord,
+  type EpmTurn,
+  type EpmVerdict,
+  openEpm,
+  relativeDistanceImprovement,
+} from './epm-run';
+export {
+  type EpisodeEndReason,
+  type EpisodeError,
+  openSession,
+  respond,
+  type SimulatorDeps,
+  type SimulatorOptions,
+  type SimulatorSession,
+  type TurnTrace,
+} from './simulator';
 export { jsonSchemaOf, parseJsonOutput } from './json-output';
 export { type BenchmarkMetrics, benchmarkMetrics, type MetricGroup } from './metrics';
 export {
@@ -62,8 +82,25 @@ export {
   type SentientProfile,
   sentientProfileSchema,
 } from './profile';
+export {
+  assembleProfile,
+  type GeneratedProfile,
+  generatedProfileJsonSchema,
+  generatedProfileSchema,
+  parseGeneratedProfile,
+  profileBuilderMessages,
+} from './profile-builder';
+export { type ProfileCheckOptions, type ProfileProblem, profileProblems } from './profile-checks';
+export {
+  assignProfileIds,
+  parseSeedsJsonl,
+  type ProfileSeed,
+  profileIdFor,
+  profileSeedSchema,
+} from './profile-seeds';
 export { type LineError, parseProfilesJsonl } from './profiles-jsonl';
 export { actorMessages, analyserMessages, BUCKET_BEHAVIOUR } from './prompts';
+export { spreadByHiddenNeed } from './sample';
 export { hiddenNeedFromTask, type ImportResult, importSageProfile } from './sage-import';
 export {
   applyTurn,

@@ -79,4 +79,13 @@ describe('JSON schemas', () => {
     expect(actorJsonSchema).not.toHaveProperty('$schema');
     expect(actorJsonSchema.required).toEqual(['thinking', 'draft', 'response', 'goodbye']);
   });
+
+  it('cap every text field, so guided decoding ends within the token budget', () => {
+    const props = actorJsonSchema.properties as Record<string, { maxLength?: number }>;
+    expect(props.response?.maxLength).toBe(600);
+    expect(props.thinking?.maxLength).toBe(400);
+    const long = JSON.stringify({ thinking: 't', draft: 'd', response: 'a'.repeat(601), goodbye: false });
+    const parsed = parseActorOutput(long);
+    expect(!parsed.ok && parsed.problem).toBe('bad_shape');
+  });
 });

@@ -3,23 +3,24 @@ import { z } from 'zod';
 import { jsonSchemaOf, parseJsonOutput } from './json-output';
 import { clampDelta } from './state';
 
-const text = z.string().trim().min(1);
+// Length caps go into the JSON schema too, so guided decoding cannot run a field past the token budget.
+const text = (max: number) => z.string().trim().min(1).max(max);
 
 /** The analyser's answer: what the companion meant, fit to the hidden need, inner activity, feeling, change. */
 export const analyserOutputSchema = z.object({
-  content: text,
-  goalFit: text,
-  innerActivity: text,
-  feeling: text,
+  content: text(400),
+  goalFit: text(400),
+  innerActivity: text(400),
+  feeling: text(200),
   change: z.int(),
 });
 export type AnalyserOutput = z.infer<typeof analyserOutputSchema>;
 
 /** The actor's answer: attitude and plan, a first draft, the realistic rewrite that is sent, and whether it ends. */
 export const actorOutputSchema = z.object({
-  thinking: text,
-  draft: z.string(),
-  response: text,
+  thinking: text(400),
+  draft: z.string().max(600),
+  response: text(600),
   goodbye: z.boolean(),
 });
 export type ActorOutput = z.infer<typeof actorOutputSchema>;

@@ -7,6 +7,7 @@ import { RewardLabels1795310100000 } from './1795310100000-RewardLabels';
 import { Experiments1795310200000 } from './1795310200000-Experiments';
 import { Evaluations1795310300000 } from './1795310300000-Evaluations';
 import { RewardTurnIndexes1795310400000 } from './1795310400000-RewardTurnIndexes';
+import { SimulatorSessions1795310500000 } from './1795310500000-SimulatorSessions';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   Experiments1795310200000,
   Evaluations1795310300000,
   RewardTurnIndexes1795310400000,
+  SimulatorSessions1795310500000,
 ];

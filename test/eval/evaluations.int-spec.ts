@@ -48,6 +48,18 @@ describe('POST /v1/evaluations on the real PostgreSQL', () => {
         if (schema === 'sentient_user_turn') {
           return JSON.stringify({ thinking: 't', draft: 'd', response: 'ok then', goodbye: false });
         }
+        if (schema === 'epm_turn_rating') {
+          // The EPM judge: the first user is helped on every axis, the second harmed, the third neither.
+          const [prog, neg] = (
+            [
+              [2, 0],
+              [0, -2],
+              [0, 0],
+            ] as const
+          )[who] ?? [0, 0];
+          const axis = { prog, progEvidence: 'p', neg, negEvidence: 'n' };
+          return JSON.stringify({ C: axis, A: axis, P: axis });
+        }
         return 'I hear you.';
       },
     });
@@ -63,6 +75,8 @@ describe('POST /v1/evaluations on the real PostgreSQL', () => {
       DATABASE_URL: database.url,
       SIMULATOR_BASE_URL: vllm.url,
       SIMULATOR_MODEL: 'candidate',
+      JUDGE_BASE_URL: vllm.url,
+      JUDGE_MODEL: 'candidate',
     });
   });
 
@@ -116,5 +130,27 @@ describe('POST /v1/evaluations on the real PostgreSQL', () => {
     const compared = await call('GET', `/v1/evaluations/compare?a=${created.body.id}&b=${second.body.id}`);
     expect(compared.body.a.metrics.count).toBe(3);
     expect(compared.body.b.metrics).toMatchObject({ count: 2, meanFinalScore: 50 });
+  }, 120_000);
+
+  it('runs the EPM C/A/P vector with the pinned judge and reports its verdicts', async () => {
+    const created = await call('POST', '/v1/evaluations', {
+      checkpointId: 'cand',
+      mode: 'epm',
+      profiles: chosen.map((p) => p.id),
+    });
+    expect(created.status).toBe(202);
+    const evaluation = await finished(created.body.id);
+    expect(evaluation).toMatchObject({ mode: 'epm', judge: { baseUrl: vllm.url, model: 'candidate' } });
+    const byId = Object.fromEntries(
+      evaluation.report.episodes.map((e: { profileId: string }) => [e.profileId, e]),
+    );
+    // Helped on every axis: success at turn 12, the first turn it may be judged. Harmed: collapse after 5.
+    expect(byId[chosen[0]!.id]).toMatchObject({ endReason: 'epm_success', turns: 12, epmVerdict: 'success' });
+    expect(byId[chosen[1]!.id]).toMatchObject({ endReason: 'epm_failure', turns: 5, epmVerdict: 'failure' });
+    expect(byId[chosen[2]!.id]).toMatchObject({ endReason: 'max_turns', turns: 45, epmVerdict: 'undecided' });
+    expect(evaluation.report.epm).toMatchObject({ count: 3, successes: 1, failures: 1, undecided: 1 });
+    const html = await call('GET', `/v1/evaluations/${created.body.id}/report.html`);
+    expect(html.text).toContain('EPM C/A/P vector');
+    expect(html.text).toContain('judge <code>candidate @');
   }, 120_000);
 });

@@ -1,9 +1,12 @@
 import { ApiKeyGuard, PlatformModule } from '@echoloop/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { SentientCatalog } from './catalog';
 import type { EvalRunnerEnv } from './env';
 import { EvaluationsController } from './evaluations/evaluations.controller';
 import { EvaluationsService } from './evaluations/evaluations.service';
+import { SimulatorSessionsController } from './simulator/simulator-sessions.controller';
+import { SimulatorSessionsService } from './simulator/simulator-sessions.service';
 import { EVAL_RUNNER_ENV } from './tokens';
 
 export const SERVICE = 'eval-runner';
@@ -14,11 +17,13 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [PlatformModule.forRoot({ service: SERVICE, env, topics: [] })],
-      controllers: [EvaluationsController],
+      controllers: [EvaluationsController, SimulatorSessionsController],
       providers: [
         { provide: EVAL_RUNNER_ENV, useValue: env },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
+        SentientCatalog,
         EvaluationsService,
+        SimulatorSessionsService,
       ],
     };
   }

@@ -9,6 +9,12 @@ export const evalRunnerEnv = serviceEnv.extend({
   SIMULATOR_BASE_URL: z.url().default('http://127.0.0.1:18000/v1'),
   SIMULATOR_API_KEY: z.string().min(1).default('local'),
   SIMULATOR_MODEL: z.string().min(1).default('smollm2-135m-instruct'),
+  /** The EPM judge (initial deficit and per-turn C/A/P ratings), pinned in every 'epm' evaluation. */
+  JUDGE_BASE_URL: z.url().default('http://127.0.0.1:18000/v1'),
+  JUDGE_API_KEY: z.string().min(1).default('local'),
+  JUDGE_MODEL: z.string().min(1).default('smollm2-135m-instruct'),
+  /** The served models' key: checkpoints registered by the gateway name it as their endpoint's apiKeyEnv. */
+  LLM_API_KEY: z.string().min(1).default('local'),
   PROFILES_FILE: z.string().min(1).default('data/sentient/profiles.jsonl'),
   CHARACTER_CARD_FILE: z.string().min(1).default('data/characters/echo.card.json'),
   EVAL_CONCURRENCY: positiveInt(2),

@@ -21,6 +21,7 @@ const CORE_TABLES = [
   'reward_conversations',
   'reward_labels',
   'reward_turns',
+  'simulator_sessions',
   'user_profiles',
   'users',
 ];

@@ -4,7 +4,9 @@ export const createEvaluationSchema = z
   .object({
     checkpointId: z.string().min(1),
     suite: z.literal('sentient').default('sentient'),
-    /** Profile ids to play; default: the benchmark pool (optionally the first `limit`). */
+    /** 'sage': SAGE's 10-turn stop rule; 'epm': the C/A/P vector run, judged every turn, up to 45 turns. */
+    mode: z.enum(['sage', 'epm']).default('sage'),
+    /** Profile ids to play; default: the pool, or `limit` of it spread over the hidden needs. */
     profiles: z.array(z.string().min(1)).min(1).max(500).optional(),
     pool: z.enum(['benchmark', 'train']).default('benchmark'),
     limit: z.number().int().min(1).max(500).optional(),

@@ -1,6 +1,5 @@
-import { characterCardSchema, type CharacterCard } from '@echoloop/character-cards';
 import { CheckpointEntity, EvaluationEntity, EvaluationEpisodeEntity } from '@echoloop/persistence';
-import { parseProfilesJsonl, type EpisodeResult, type SentientProfile } from '@echoloop/sentient';
+import { type EpisodeResult, type SentientProfile, spreadByHiddenNeed } from '@echoloop/sentient';
 import {
   Inject,
   Injectable,
@@ -10,8 +9,8 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
-import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
+import { SentientCatalog } from '../catalog';
 import type { EvalRunnerEnv } from '../env';
 import { buildReport, runEpisodes } from '../sentient/evaluation';
 import { episodeDeps, type ModelTarget } from '../sentient/model-calls';
@@ -28,21 +27,14 @@ const notFound = () =>
  */
 @Injectable()
 export class EvaluationsService implements OnApplicationBootstrap {
-  private readonly profiles: SentientProfile[];
-  private readonly card: CharacterCard;
   private readonly running = new Map<string, Promise<void>>();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(EVAL_RUNNER_ENV) private readonly env: EvalRunnerEnv,
+    private readonly catalog: SentientCatalog,
     private readonly logger: PinoLogger,
-  ) {
-    const parsed = parseProfilesJsonl(readFileSync(env.PROFILES_FILE, 'utf8'));
-    if (parsed.errors.length > 0)
-      throw new Error(`${env.PROFILES_FILE}: ${parsed.errors.length} invalid lines`);
-    this.profiles = parsed.profiles;
-    this.card = characterCardSchema.parse(JSON.parse(readFileSync(env.CHARACTER_CARD_FILE, 'utf8')));
-  }
+  ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const unfinished = await this.db.getRepository(EvaluationEntity).findBy({ status: 'running' });
@@ -63,6 +55,8 @@ export class EvaluationsService implements OnApplicationBootstrap {
       profileIds: chosen.map((p) => p.id),
       policy: { baseUrl: checkpoint.endpoints[0]?.baseUrl ?? '', model: checkpoint.modelName },
       simulator: { baseUrl: this.env.SIMULATOR_BASE_URL, model: this.env.SIMULATOR_MODEL },
+      mode: input.mode,
+      judge: input.mode === 'epm' ? { baseUrl: this.env.JUDGE_BASE_URL, model: this.env.JUDGE_MODEL } : null,
     });
     this.start(evaluation);
     return evaluation;
@@ -79,13 +73,14 @@ export class EvaluationsService implements OnApplicationBootstrap {
     const evaluation = await this.get(id);
     const rows = await this.db.getRepository(EvaluationEpisodeEntity).findBy({ evaluationId: id });
     const byId = new Map(rows.map((r) => [r.profileId, r.episode as unknown as EpisodeResult]));
-    const profiles = this.profiles.filter((p) => evaluation.profileIds.includes(p.id));
+    const profiles = this.catalog.profiles.filter((p) => evaluation.profileIds.includes(p.id));
     const episodes = profiles.flatMap((p) => byId.get(p.id) ?? []);
     return buildReport(
-      `Sentient benchmark: ${evaluation.checkpointId} (${episodes.length}/${profiles.length} profiles)`,
+      `Sentient benchmark${evaluation.mode === 'epm' ? ' (EPM)' : ''}: ${evaluation.checkpointId} (${episodes.length}/${profiles.length} profiles)`,
       {
         policy: `${evaluation.checkpointId}: ${evaluation.policy.model} @ ${evaluation.policy.baseUrl}`,
         simulator: `${evaluation.simulator.model} @ ${evaluation.simulator.baseUrl}`,
+        ...(evaluation.judge && { judge: `${evaluation.judge.model} @ ${evaluation.judge.baseUrl}` }),
       },
       profiles,
       episodes,
@@ -94,15 +89,18 @@ export class EvaluationsService implements OnApplicationBootstrap {
 
   private choose(input: CreateEvaluationInput): SentientProfile[] {
     if (input.profiles) {
-      const unknown = input.profiles.filter((id) => !this.profiles.some((p) => p.id === id));
+      const unknown = input.profiles.filter((id) => !this.catalog.profiles.some((p) => p.id === id));
       if (unknown.length > 0) {
         throw new UnprocessableEntityException({
           error: { code: 'unknown_profiles', message: `Unknown profiles: ${unknown.join(', ')}` },
         });
       }
-      return this.profiles.filter((p) => input.profiles?.includes(p.id));
+      return this.catalog.profiles.filter((p) => input.profiles?.includes(p.id));
     }
-    return this.profiles.filter((p) => p.pool === input.pool).slice(0, input.limit);
+    return spreadByHiddenNeed(
+      this.catalog.profiles.filter((p) => p.pool === input.pool),
+      input.limit,
+    );
   }
 
   private start(evaluation: EvaluationEntity): void {
@@ -143,11 +141,15 @@ export class EvaluationsService implements OnApplicationBootstrap {
       contextTokens: checkpoint.contextTokens,
       maxTokens: 512,
     };
-    const profiles = this.profiles.filter((p) => evaluation.profileIds.includes(p.id));
+    const judge: ModelTarget | undefined = evaluation.judge
+      ? { ...simulator, ...evaluation.judge, apiKey: this.env.JUDGE_API_KEY, maxTokens: 1024 }
+      : undefined;
+    const profiles = this.catalog.profiles.filter((p) => evaluation.profileIds.includes(p.id));
     await runEpisodes({
       profiles,
-      deps: episodeDeps(policy, simulator, this.card),
+      deps: episodeDeps(policy, simulator, this.catalog.card, judge),
       store: dbEpisodeStore(this.db, evaluation.id),
+      mode: evaluation.mode,
       concurrency: this.env.EVAL_CONCURRENCY,
     });
     const { report } = await this.report(evaluation.id);

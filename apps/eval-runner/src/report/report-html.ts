@@ -9,11 +9,22 @@ export interface ReportView {
     rows: { key: string; episodes: number; meanFinal: number; success: number; failure: number }[];
   }[];
   trajectories: { profileId: string; scores: number[]; finalScore: number; endReason: string }[];
+  /** The EPM C/A/P run: its metric table and each episode's vector, start to end. */
+  epm?: {
+    metrics: { label: string; value: string }[];
+    rows: {
+      profileId: string;
+      p0: string;
+      final: string;
+      energy: string;
+      projection: string;
+      verdict: string;
+    }[];
+  };
 }
 
 const WIDTH = 260;
 const HEIGHT = 120;
-const MAX_TURNS = 10;
 
 const escape = (text: string) =>
   text.replace(
@@ -22,13 +33,11 @@ const escape = (text: string) =>
   );
 
 /** One profile's emotion score per turn (0 = the opening) on the 0–100 scale, with the 10/40/70/100 bucket lines. */
-function trajectorySvg({
-  profileId,
-  scores,
-  finalScore,
-  endReason,
-}: ReportView['trajectories'][number]): string {
-  const x = (turn: number) => 20 + (turn / MAX_TURNS) * (WIDTH - 30);
+function trajectorySvg(
+  { profileId, scores, finalScore, endReason }: ReportView['trajectories'][number],
+  maxTurns: number,
+): string {
+  const x = (turn: number) => 20 + (turn / maxTurns) * (WIDTH - 30);
   const y = (score: number) => 10 + (1 - Math.max(-10, Math.min(100, score)) / 100) * (HEIGHT - 25);
   const grid = [10, 40, 70, 100]
     .map(
@@ -56,6 +65,19 @@ export function renderReportHtml(view: ReportView): string {
           .join('')}</table>`,
     )
     .join('');
+  const maxTurns = Math.max(10, ...view.trajectories.map((t) => t.scores.length - 1));
+  const epm = view.epm
+    ? `<h2>EPM C/A/P vector</h2><table>${view.epm.metrics
+        .map((m) => `<tr><th>${escape(m.label)}</th><td>${escape(m.value)}</td></tr>`)
+        .join(
+          '',
+        )}</table><table><tr><th>profile</th><th>P₀ (C, A, P)</th><th>final P</th><th>energy</th><th>projection</th><th>verdict</th></tr>${view.epm.rows
+        .map(
+          (r) =>
+            `<tr><th>${escape(r.profileId)}</th><td>${escape(r.p0)}</td><td>${escape(r.final)}</td><td>${escape(r.energy)}</td><td>${escape(r.projection)}</td><td>${escape(r.verdict)}</td></tr>`,
+        )
+        .join('')}</table>`
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(view.title)}</title>
 <style>
@@ -68,7 +90,8 @@ table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{border:1px solid #d5d
 <p>${escape(view.createdAt)} · policy <code>${escape(view.pinned.policy)}</code> · simulator <code>${escape(view.pinned.simulator)}</code>${view.pinned.judge ? ` · judge <code>${escape(view.pinned.judge)}</code>` : ''}</p>
 <h2>Metrics</h2><table>${metricRows}</table>
 ${breakdowns}
-<h2>Emotion trajectories</h2><div class="charts">${view.trajectories.map(trajectorySvg).join('')}</div>
+${epm}
+<h2>Emotion trajectories</h2><div class="charts">${view.trajectories.map((t) => trajectorySvg(t, maxTurns)).join('')}</div>
 </body></html>
 `;
 }

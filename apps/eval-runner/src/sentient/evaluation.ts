@@ -1,10 +1,13 @@
 import {
-  SAGE_START_SCORE,
   benchmarkMetrics,
   type EpisodeDeps,
   type EpisodeResult,
+  type EpmMetrics,
+  epmMetrics,
+  norm,
   runEpisode,
   type SentientProfile,
+  type SimulatorOptions,
 } from '@echoloop/sentient';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +19,8 @@ export interface EvaluationOptions {
   /** Where finished episodes are kept; those already there are not run again (resume). */
   store: EpisodeStore;
   concurrency: number;
+  /** 'epm' needs a judge in `deps`. */
+  mode?: SimulatorOptions['mode'];
   maxPolicyTurns?: number;
   onProgress?: (progress: { done: number; total: number; resumed: number; lastProfileId: string }) => void;
 }
@@ -31,7 +36,11 @@ export interface EvaluationReport {
   createdAt: string;
   pinned: ReportView['pinned'];
   metrics: ReturnType<typeof benchmarkMetrics>;
-  episodes: Pick<EpisodeResult, 'profileId' | 'turns' | 'finalScore' | 'endReason' | 'reward'>[];
+  /** Present when the episodes carry a C/A/P vector (a judge was configured). */
+  epm?: EpmMetrics;
+  episodes: (Pick<EpisodeResult, 'profileId' | 'turns' | 'finalScore' | 'endReason' | 'reward'> & {
+    epmVerdict?: string;
+  })[];
 }
 
 /** An episode store in a folder: one JSON line per finished episode. */
@@ -64,6 +73,7 @@ export async function runEpisodes(options: EvaluationOptions): Promise<EpisodeRe
   const worker = async () => {
     for (let profile = queue.shift(); profile; profile = queue.shift()) {
       const episode = await runEpisode(profile, options.deps(), {
+        ...(options.mode && { mode: options.mode }),
         ...(options.maxPolicyTurns !== undefined && { maxPolicyTurns: options.maxPolicyTurns }),
       });
       await options.store.save(episode);
@@ -86,17 +96,20 @@ export function buildReport(
   profiles: readonly SentientProfile[],
   episodes: readonly EpisodeResult[],
 ): { report: EvaluationReport; html: string } {
+  const withVector = episodes.some((e) => e.epm);
   const report: EvaluationReport = {
     title,
     createdAt: new Date().toISOString(),
     pinned,
     metrics: benchmarkMetrics(episodes, profiles),
-    episodes: episodes.map(({ profileId, turns, finalScore, endReason, reward }) => ({
+    ...(withVector && { epm: epmMetrics(episodes) }),
+    episodes: episodes.map(({ profileId, turns, finalScore, endReason, reward, epm }) => ({
       profileId,
       turns,
       finalScore,
       endReason,
       reward,
+      ...(epm && { epmVerdict: epm.verdict }),
     })),
   };
   return { report, html: renderReportHtml(reportView(report, episodes)) };
@@ -114,6 +127,37 @@ export async function runEvaluation(
 }
 
 const pct = (rate: number | null) => (rate === null ? 'n/a' : `${(rate * 100).toFixed(1)}%`);
+const fixed = (value: number | null, digits = 2) => (value === null ? 'n/a' : value.toFixed(digits));
+
+function epmView(metrics: EpmMetrics | undefined, episodes: readonly EpisodeResult[]): ReportView['epm'] {
+  if (!metrics) return undefined;
+  return {
+    metrics: [
+      { label: 'episodes with a C/A/P vector', value: String(metrics.count) },
+      { label: 'EPM success', value: `${metrics.successes} (${pct(metrics.successRate)})` },
+      { label: 'EPM failure', value: `${metrics.failures} (${pct(metrics.failureRate)})` },
+      { label: 'undecided', value: String(metrics.undecided) },
+      { label: 'mean initial deficit ‖P₀‖', value: fixed(metrics.meanInitialDeficit) },
+      { label: 'mean energy E / ‖P₀‖', value: fixed(metrics.meanEnergyRatio) },
+      { label: 'mean distance closed 1 − ‖P_T‖/‖P₀‖', value: fixed(metrics.meanDistanceImprovement) },
+    ],
+    rows: episodes.flatMap((e) => {
+      if (!e.epm) return [];
+      const { p0, position, energy } = e.epm.state;
+      const vec = (v: typeof p0) => `(${v.C.toFixed(1)}, ${v.A.toFixed(1)}, ${v.P.toFixed(1)})`;
+      return [
+        {
+          profileId: e.profileId,
+          p0: vec(p0),
+          final: vec(position),
+          energy: energy.toFixed(2),
+          projection: (e.epm.state.steps.at(-1)?.projection ?? -norm(p0)).toFixed(2),
+          verdict: e.epm.verdict,
+        },
+      ];
+    }),
+  };
+}
 
 function reportView(report: EvaluationReport, episodes: readonly EpisodeResult[]): ReportView {
   const m = report.metrics;
@@ -140,13 +184,14 @@ function reportView(report: EvaluationReport, episodes: readonly EpisodeResult[]
       { label: 'failure (final < 10)', value: `${m.failures} (${pct(m.failureRate)})` },
       { label: 'errors (unparseable simulator output)', value: String(m.errors) },
     ],
+    epm: epmView(report.epm, episodes),
     breakdowns: [
       breakdown('By hidden need', m.byHiddenNeed as Record<string, typeof m>),
       breakdown('By persona type', m.byPersonaType as Record<string, typeof m>),
     ],
     trajectories: episodes.map((e) => ({
       profileId: e.profileId,
-      scores: [SAGE_START_SCORE, ...e.trace.map((t) => t.score)],
+      scores: [e.startScore, ...e.trace.map((t) => t.score)],
       finalScore: e.finalScore,
       endReason: e.endReason,
     })),

@@ -2,7 +2,14 @@ import { type CharacterCard } from '@echoloop/character-cards';
 import { ChatModelClient, type ChatMessage, type ResponseFormat } from '@echoloop/llm';
 import { emptyProfile, extractFastFeatures, mergeObservations, personaGuidance } from '@echoloop/persona';
 import { buildPrompt } from '@echoloop/prompt';
-import { actorJsonSchema, analyserJsonSchema, type EpisodeDeps } from '@echoloop/sentient';
+import {
+  actorJsonSchema,
+  analyserJsonSchema,
+  type EpisodeDeps,
+  iedrJsonSchema,
+  type SimulatorDeps,
+  turnJudgeJsonSchema,
+} from '@echoloop/sentient';
 
 /** An OpenAI-compatible endpoint and the model name to ask for (a checkpoint: base model or LoRA adapter). */
 export interface ModelTarget {
@@ -29,8 +36,40 @@ function clientFor(target: ModelTarget): ChatModelClient {
   });
 }
 
+/** The simulated user's calls (analyser, actor) and, given a judge model, the EPM judge's. */
+export function simulatorDeps(simulator: ModelTarget, judge?: ModelTarget): SimulatorDeps {
+  const structured = (target: ModelTarget) => {
+    const client = clientFor(target);
+    return async (messages: ChatMessage[], format: ResponseFormat) =>
+      (
+        await client.complete({
+          model: target.model,
+          messages,
+          maxTokens: target.maxTokens,
+          temperature: target.temperature ?? 0.7,
+          responseFormat: format,
+        })
+      ).text;
+  };
+  const simulate = structured(simulator);
+  const rate = judge && structured({ ...judge, temperature: judge.temperature ?? 0 });
+  return {
+    analyser: (messages) => simulate(messages, schema('sentient_analysis', analyserJsonSchema)),
+    actor: (messages) => simulate(messages, schema('sentient_user_turn', actorJsonSchema)),
+    ...(rate && {
+      judge: (messages, rubric) =>
+        rate(
+          messages,
+          rubric === 'iedr'
+            ? schema('epm_initial_deficit', iedrJsonSchema)
+            : schema('epm_turn_rating', turnJudgeJsonSchema),
+        ),
+    }),
+  };
+}
+
 /**
- * The three model calls of one episode. The policy is called exactly as the gateway calls a checkpoint: the
+ * The model calls of one episode: the simulated user's, and the policy's. The policy is called exactly as the gateway calls a checkpoint: the
  * character card first, then persona guidance inferred live from the simulated user's messages (fast features),
  * then the history within the token budget. It never sees the profile.
  */
@@ -38,19 +77,10 @@ export function episodeDeps(
   policy: ModelTarget,
   simulator: ModelTarget,
   card: CharacterCard,
+  judge?: ModelTarget,
 ): () => EpisodeDeps {
   const policyClient = clientFor(policy);
-  const simulatorClient = clientFor(simulator);
-  const simulate = async (messages: ChatMessage[], format: ResponseFormat) =>
-    (
-      await simulatorClient.complete({
-        model: simulator.model,
-        messages,
-        maxTokens: simulator.maxTokens,
-        temperature: simulator.temperature ?? 0.7,
-        responseFormat: format,
-      })
-    ).text;
+  const user = simulatorDeps(simulator, judge);
   return () => {
     let persona = emptyProfile();
     let seen = 0;
@@ -85,8 +115,7 @@ export function episodeDeps(
         });
         return reply.text;
       },
-      analyser: (messages) => simulate(messages, schema('sentient_analysis', analyserJsonSchema)),
-      actor: (messages) => simulate(messages, schema('sentient_user_turn', actorJsonSchema)),
+      ...user,
     };
   };
 }

@@ -11,6 +11,8 @@ import {
 
 export const EVALUATION_STATUSES = ['running', 'finished', 'failed'] as const;
 export type EvaluationStatus = (typeof EVALUATION_STATUSES)[number];
+export const EVALUATION_MODES = ['sage', 'epm'] as const;
+export type EvaluationMode = (typeof EVALUATION_MODES)[number];
 
 /** A model the evaluation pinned: where it was called and under which name. */
 export interface PinnedModel {
@@ -39,6 +41,13 @@ export class EvaluationEntity {
 
   @Column({ type: 'jsonb' })
   simulator!: PinnedModel;
+
+  /** 'sage': SAGE's stop rule; 'epm': EMPA's C/A/P verdict (the judge is then pinned too). */
+  @Column({ type: 'text', default: 'sage' })
+  mode!: EvaluationMode;
+
+  @Column({ type: 'jsonb', nullable: true })
+  judge!: PinnedModel | null;
 
   @Column({ type: 'text', default: 'running' })
   status!: EvaluationStatus;

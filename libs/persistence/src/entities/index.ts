@@ -13,6 +13,7 @@ import { OutboxEntity } from './outbox.entity';
 import { RewardConversationEntity } from './reward-conversation.entity';
 import { RewardLabelEntity } from './reward-label.entity';
 import { RewardTurnEntity } from './reward-turn.entity';
+import { SimulatorSessionEntity } from './simulator-session.entity';
 import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
 
@@ -27,9 +28,11 @@ export {
 } from './checkpoint.entity';
 export { ConversationEntity, type DirectorNote } from './conversation.entity';
 export {
+  EVALUATION_MODES,
   EVALUATION_STATUSES,
   EvaluationEntity,
   EvaluationEpisodeEntity,
+  type EvaluationMode,
   type EvaluationStatus,
   type PinnedModel,
 } from './evaluation.entity';
@@ -49,6 +52,7 @@ export { OutboxEntity } from './outbox.entity';
 export { RewardConversationEntity } from './reward-conversation.entity';
 export { REWARD_LABEL_STATUSES, RewardLabelEntity, type RewardLabelStatus } from './reward-label.entity';
 export { RewardTurnEntity, type TurnSignals } from './reward-turn.entity';
+export { SimulatorSessionEntity } from './simulator-session.entity';
 export { UserProfileEntity } from './user-profile.entity';
 export { ROLES, UserEntity, type Role } from './user.entity';
 
@@ -72,4 +76,5 @@ export const ENTITIES = [
   ExperimentArmMetricEntity,
   EvaluationEntity,
   EvaluationEpisodeEntity,
+  SimulatorSessionEntity,
 ];

@@ -1,0 +1,27 @@
+import { ZodValidationPipe } from '@echoloop/platform';
+import { Body, Controller, Get, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { openSessionSchema, type OpenSessionInput, replySchema, type ReplyInput } from './simulator.schemas';
+import { SimulatorSessionsService } from './simulator-sessions.service';
+
+const uuid = new ParseUUIDPipe({ version: '4' });
+
+/** The sentient user over HTTP for RL rollouts (service API key). */
+@Controller('v1/simulator/sessions')
+export class SimulatorSessionsController {
+  constructor(private readonly sessions: SimulatorSessionsService) {}
+
+  @Post()
+  async open(@Body(new ZodValidationPipe(openSessionSchema)) input: OpenSessionInput) {
+    return this.sessions.open(input);
+  }
+
+  @Post(':id/turns')
+  async reply(@Param('id', uuid) id: string, @Body(new ZodValidationPipe(replySchema)) input: ReplyInput) {
+    return this.sessions.reply(id, input.reply);
+  }
+
+  @Get(':id')
+  async get(@Param('id', uuid) id: string) {
+    return this.sessions.get(id);
+  }
+}

@@ -1,0 +1,164 @@
+import { ModelError } from '@echoloop/llm';
+import { SimulatorSessionEntity } from '@echoloop/persistence';
+import {
+  episodeReward,
+  openSession,
+  respond,
+  RLVER_TRAIN_START_SCORE,
+  type SimulatorSession,
+} from '@echoloop/sentient';
+import {
+  ConflictException,
+  Inject,
+  Injectable,
+  NotFoundException,
+  ServiceUnavailableException,
+  UnprocessableEntityException,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { SentientCatalog } from '../catalog';
+import type { EvalRunnerEnv } from '../env';
+import { simulatorDeps } from '../sentient/model-calls';
+import { EVAL_RUNNER_ENV } from '../tokens';
+import type { OpenSessionInput } from './simulator.schemas';
+
+/** What a rollout needs after each step: the user's next message, the live score and whether to stop. */
+export interface SessionView {
+  id: string;
+  profileId: string;
+  /** The simulated user's latest message (the opener right after opening). */
+  userMessage: string;
+  score: number;
+  bucket: string;
+  /** The change the analyser gave for the last reply (clamped); 0 right after opening. */
+  delta: number;
+  turns: number;
+  done: boolean;
+  endReason: string | null;
+  /** score / 100 after this turn, for VeRL's per-turn scores. */
+  turnScore: number;
+  /** RLVER's sparse reward max(score / 100, 0), final once done. */
+  reward: number;
+}
+
+const notFound = () =>
+  new NotFoundException({ error: { code: 'not_found', message: 'Simulator session not found' } });
+
+/**
+ * The sentient user, one reply at a time, for RL rollouts (VeRL's interaction calls it over HTTP). Sessions live in
+ * PostgreSQL, so any runner instance takes any turn; only training-pool profiles are served, so the benchmark never
+ * leaks into training. A model outage answers 503 and leaves the session as it was, ready for a retry.
+ */
+@Injectable()
+export class SimulatorSessionsService {
+  private readonly deps;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(EVAL_RUNNER_ENV) env: EvalRunnerEnv,
+    private readonly catalog: SentientCatalog,
+  ) {
+    this.deps = simulatorDeps({
+      baseUrl: env.SIMULATOR_BASE_URL,
+      apiKey: env.SIMULATOR_API_KEY,
+      model: env.SIMULATOR_MODEL,
+      contextTokens: 4096,
+      maxTokens: 512,
+    });
+  }
+
+  async open(input: OpenSessionInput): Promise<SessionView> {
+    const profile = this.catalog.profile(input.profileId);
+    if (!profile) {
+      throw new UnprocessableEntityException({
+        error: { code: 'unknown_profile', message: `Unknown profile ${input.profileId}` },
+      });
+    }
+    if (profile.pool !== 'train') {
+      throw new UnprocessableEntityException({
+        error: {
+          code: 'benchmark_profile',
+          message: `Profile ${profile.id} is in the benchmark pool, which is never used for training`,
+        },
+      });
+    }
+    const session = await this.modelCall(() =>
+      openSession(profile, this.deps, {
+        startScore: input.startScore ?? RLVER_TRAIN_START_SCORE,
+        ...(input.maxTurns !== undefined && { maxPolicyTurns: input.maxTurns }),
+      }),
+    );
+    const row = await this.db.getRepository(SimulatorSessionEntity).save({
+      profileId: profile.id,
+      session: session as never,
+      endReason: session.ended,
+    });
+    return view(row.id, session);
+  }
+
+  async reply(id: string, reply: string): Promise<SessionView> {
+    const repo = this.db.getRepository(SimulatorSessionEntity);
+    const row = await repo.findOneBy({ id });
+    if (!row) throw notFound();
+    const current = row.session as unknown as SimulatorSession;
+    if (current.ended) {
+      throw new ConflictException({
+        error: { code: 'session_ended', message: `The conversation has ended (${current.ended})` },
+      });
+    }
+    const profile = this.catalog.profile(row.profileId);
+    if (!profile) throw notFound();
+    const next = await this.modelCall(() => respond(current, profile, reply, this.deps));
+    // Only the version read above may be replaced: a second reply racing on the same session gets 409.
+    const updated = await repo
+      .createQueryBuilder()
+      .update()
+      .set({ session: next as never, endReason: next.ended })
+      .where('id = :id AND version = :version', { id, version: row.version })
+      .execute();
+    if (updated.affected !== 1) {
+      throw new ConflictException({
+        error: { code: 'concurrent_reply', message: 'Another reply to this session was taken first' },
+      });
+    }
+    return view(id, next);
+  }
+
+  async get(id: string): Promise<SessionView & { session: SimulatorSession }> {
+    const row = await this.db.getRepository(SimulatorSessionEntity).findOneBy({ id });
+    if (!row) throw notFound();
+    const session = row.session as unknown as SimulatorSession;
+    return { ...view(id, session), session };
+  }
+
+  private async modelCall<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof ModelError) {
+        throw new ServiceUnavailableException({
+          error: { code: error.code, message: 'The simulator model is unavailable; try again' },
+        });
+      }
+      throw error;
+    }
+  }
+}
+
+function view(id: string, session: SimulatorSession): SessionView {
+  const last = session.trace.at(-1);
+  return {
+    id,
+    profileId: session.profileId,
+    userMessage: last?.userMessage ?? session.opener,
+    score: session.state.score,
+    bucket: session.state.bucket,
+    delta: last?.delta ?? 0,
+    turns: session.trace.length,
+    done: session.ended !== null,
+    endReason: session.ended,
+    turnScore: session.state.score / 100,
+    reward: episodeReward(session.state.score),
+  };
+}

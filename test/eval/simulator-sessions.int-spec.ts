@@ -1,0 +1,133 @@
+import { dataSourceOptions } from '@echoloop/persistence';
+import { parseProfilesJsonl } from '@echoloop/sentient';
+import {
+  createTestDatabase,
+  startApp,
+  startFakeVllm,
+  type AppProcess,
+  type FakeVllm,
+  type TestDatabase,
+} from '@echoloop/testing';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { DataSource } from 'typeorm';
+
+const { profiles } = parseProfilesJsonl(readFileSync('data/sentient/profiles.jsonl', 'utf8'));
+const [warming, cooling] = profiles.filter((p) => p.pool === 'train');
+const benchmark = profiles.find((p) => p.pool === 'benchmark');
+const KEY = 'elk_sim_test_key';
+
+/** The simulator over HTTP, and the Python VeRL interaction that RL rollouts use to reach it. */
+describe('simulator sessions for RL rollouts', () => {
+  let database: TestDatabase;
+  let db: DataSource;
+  let vllm: FakeVllm;
+  let runner: AppProcess;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('simsessions');
+    db = await new DataSource(dataSourceOptions({ url: database.url })).initialize();
+    await db.runMigrations();
+    vllm = await startFakeVllm({
+      model: 'simulator',
+      reply: (request) => {
+        const schema = (request.response_format as { json_schema?: { name: string } } | undefined)
+          ?.json_schema?.name;
+        const text = JSON.stringify(request.messages);
+        const change = text.includes(`Name: ${warming?.persona.name}`) ? 10 : -10;
+        if (schema === 'sentient_analysis') {
+          return JSON.stringify({ content: 'c', goalFit: 'g', innerActivity: 'i', feeling: 'f', change });
+        }
+        return JSON.stringify({ thinking: 't', draft: 'd', response: 'mm, go on', goodbye: false });
+      },
+    });
+    await db.query(
+      `INSERT INTO api_keys (name, key_hash, prefix, roles) VALUES ('rl', $1, 'elk_sim', '{}')`,
+      [createHash('sha256').update(KEY).digest('hex')],
+    );
+    runner = await startApp('eval-runner', {
+      DATABASE_URL: database.url,
+      SIMULATOR_BASE_URL: vllm.url,
+      SIMULATOR_MODEL: 'simulator',
+    });
+  });
+
+  afterAll(async () => {
+    await runner?.stop();
+    await vllm?.close();
+    await db?.destroy();
+    await database?.drop();
+  });
+
+  const call = async (method: string, path: string, body?: unknown, key: string | null = KEY) => {
+    const res = await fetch(`${runner.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+
+  it('opens a session on a training profile, takes replies one at a time and stops at 100', async () => {
+    expect((await call('POST', '/v1/simulator/sessions', { profileId: warming?.id }, null)).status).toBe(401);
+    expect((await call('POST', '/v1/simulator/sessions', { profileId: 'nobody' })).body.error.code).toBe(
+      'unknown_profile',
+    );
+    expect(
+      (await call('POST', '/v1/simulator/sessions', { profileId: warming?.id, startScore: 5 })).status,
+    ).toBe(400);
+    const opened = await call('POST', '/v1/simulator/sessions', { profileId: warming?.id });
+    expect(opened.status).toBe(201);
+    expect(opened.body).toMatchObject({ score: 30, bucket: 'C', turns: 0, done: false });
+    expect(opened.body.userMessage).toBe(warming?.firstMessage ?? expect.any(String));
+
+    const scores: number[] = [];
+    let last = opened.body;
+    while (!last.done) {
+      last = (
+        await call('POST', `/v1/simulator/sessions/${opened.body.id}/turns`, {
+          reply: '<think>x</think>I see.',
+        })
+      ).body;
+      scores.push(last.score);
+    }
+    expect(scores).toEqual([40, 50, 60, 70, 80, 90, 100]);
+    expect(last).toMatchObject({ endReason: 'score_max', reward: 1, turnScore: 1, turns: 7 });
+    const ended = await call('POST', `/v1/simulator/sessions/${opened.body.id}/turns`, { reply: 'more?' });
+    expect(ended).toMatchObject({ status: 409, body: { error: { code: 'session_ended' } } });
+
+    const stored = await call('GET', `/v1/simulator/sessions/${opened.body.id}`);
+    expect(stored.body.session.trace).toHaveLength(7);
+    expect(stored.body.session.history[1]).toEqual({ role: 'assistant', content: 'I see.' });
+  });
+
+  it('answers 503 while the simulator model is down and leaves the session as it was for a retry', async () => {
+    const opened = await call('POST', '/v1/simulator/sessions', { profileId: warming?.id });
+    vllm.setFaults({ failWith: { status: 503, message: 'overloaded' } });
+    const failed = await call('POST', `/v1/simulator/sessions/${opened.body.id}/turns`, { reply: 'hello' });
+    vllm.setFaults(undefined);
+    expect(failed.status).toBe(503);
+    expect((await call('GET', `/v1/simulator/sessions/${opened.body.id}`)).body).toMatchObject({
+      turns: 0,
+      score: 30,
+    });
+    const retried = await call('POST', `/v1/simulator/sessions/${opened.body.id}/turns`, { reply: 'hello' });
+    expect(retried.body).toMatchObject({ turns: 1, score: 40 });
+  });
+
+  it('drives whole rollouts from the Python VeRL interaction', async () => {
+    const run = promisify(execFile);
+    const result = await run('python3', ['-m', 'unittest', 'discover', '-s', 'python/tests', '-v'], {
+      env: {
+        ...process.env,
+        PYTHONPATH: 'python',
+        ECHOLOOP_SIMULATOR_URL: runner.url,
+        ECHOLOOP_SIMULATOR_KEY: KEY,
+        ECHOLOOP_TEST_PROFILES: [warming?.id, cooling?.id, benchmark?.id].join(','),
+      },
+    }).catch((error: { stdout: string; stderr: string }) => error);
+    expect(result.stderr).toMatch(/Ran 4 tests[\s\S]*\nOK\s*$/);
+  }, 60_000);
+});

@@ -74,7 +74,8 @@ class SentientUserInteraction(BaseInteraction):
             # An empty reply cannot be answered; ending here gives the rollout its score so far.
             return True, "", instance["session"]["turnScore"], {"end_reason": "empty_reply"}
         try:
-            session = await asyncio.to_thread(self._client.reply, instance["session"]["id"], reply)
+            turn = instance["session"]["turns"] + 1
+            session = await asyncio.to_thread(self._client.reply, instance["session"]["id"], reply, turn)
         except SimulatorError as error:
             if error.code != "session_ended":
                 raise

@@ -19,8 +19,9 @@ class SimulatorError(RuntimeError):
 
 
 class SimulatorClient:
-    """Opens sessions and sends the policy's replies. Outages (503, connection errors) are retried with backoff:
-    the service leaves a session untouched when its model is down, so a retried turn is never taken twice."""
+    """Opens sessions and sends the policy's replies. Outages (503, connection errors, timeouts) are retried with
+    backoff: the service leaves a session untouched when its model is down, and replies carry their turn number, so
+    a retried turn is never taken twice."""
 
     def __init__(self, base_url: str, api_key: str, timeout_s: float = 120.0, retries: int = 4) -> None:
         self.base_url = base_url.rstrip("/")
@@ -36,8 +37,11 @@ class SimulatorClient:
             body["maxTurns"] = max_turns
         return self._call("POST", "/v1/simulator/sessions", body)
 
-    def reply(self, session_id: str, reply: str) -> dict[str, Any]:
-        return self._call("POST", f"/v1/simulator/sessions/{session_id}/turns", {"reply": reply})
+    def reply(self, session_id: str, reply: str, turn: int) -> dict[str, Any]:
+        # The turn number makes a retry idempotent: if the first try was taken but its answer lost (a timeout), the
+        # service answers the retry with that same turn instead of taking a second one.
+        body = {"reply": reply, "turn": turn}
+        return self._call("POST", f"/v1/simulator/sessions/{session_id}/turns", body)
 
     def get(self, session_id: str) -> dict[str, Any]:
         return self._call("GET", f"/v1/simulator/sessions/{session_id}")
@@ -63,8 +67,9 @@ class SimulatorClient:
                     pass
                 if status != 503 or attempt == self.retries:
                     raise SimulatorError(status, code, str(message)) from None
-            except urllib.error.URLError as error:
+            except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
                 if attempt == self.retries:
-                    raise SimulatorError(0, "unreachable", str(error.reason)) from None
+                    reason = getattr(error, "reason", error)
+                    raise SimulatorError(0, "unreachable", str(reason)) from None
             time.sleep(min(0.5 * 2**attempt, 8.0))
         raise AssertionError("unreachable")

@@ -113,8 +113,18 @@ describe('simulator sessions for RL rollouts', () => {
       turns: 0,
       score: 30,
     });
-    const retried = await call('POST', `/v1/simulator/sessions/${opened.body.id}/turns`, { reply: 'hello' });
+    const turn = (reply: string, n: number) =>
+      call('POST', `/v1/simulator/sessions/${opened.body.id}/turns`, { reply, turn: n });
+    const retried = await turn('hello', 1);
     expect(retried.body).toMatchObject({ turns: 1, score: 40 });
+    // Its answer lost on the way back, the client sends turn 1 again: same answer, no second turn taken.
+    expect(await turn('hello', 1)).toMatchObject({ status: 201, body: { turns: 1, score: 40 } });
+    expect(await turn('something else', 1)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'turn_mismatch' } },
+    });
+    expect((await turn('skipping ahead', 3)).status).toBe(409);
+    expect((await turn('next', 2)).body).toMatchObject({ turns: 2, score: 50 });
   });
 
   it('drives whole rollouts from the Python VeRL interaction', async () => {

@@ -17,7 +17,7 @@ export class SimulatorSessionsController {
 
   @Post(':id/turns')
   async reply(@Param('id', uuid) id: string, @Body(new ZodValidationPipe(replySchema)) input: ReplyInput) {
-    return this.sessions.reply(id, input.reply);
+    return this.sessions.reply(id, input);
   }
 
   @Get(':id')

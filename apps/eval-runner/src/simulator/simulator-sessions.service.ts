@@ -21,7 +21,7 @@ import { SentientCatalog } from '../catalog';
 import type { EvalRunnerEnv } from '../env';
 import { simulatorDeps } from '../sentient/model-calls';
 import { EVAL_RUNNER_ENV } from '../tokens';
-import type { OpenSessionInput } from './simulator.schemas';
+import type { OpenSessionInput, ReplyInput } from './simulator.schemas';
 
 /** What a rollout needs after each step: the user's next message, the live score and whether to stop. */
 export interface SessionView {
@@ -97,11 +97,22 @@ export class SimulatorSessionsService {
     return view(row.id, session);
   }
 
-  async reply(id: string, reply: string): Promise<SessionView> {
+  async reply(id: string, { reply, turn }: ReplyInput): Promise<SessionView> {
     const repo = this.db.getRepository(SimulatorSessionEntity);
     const row = await repo.findOneBy({ id });
     if (!row) throw notFound();
     const current = row.session as unknown as SimulatorSession;
+    if (turn !== undefined && turn !== current.trace.length + 1) {
+      // A retry of the last turn taken (its answer was lost on the way back) gets that answer again.
+      const last = current.trace.at(-1);
+      if (turn === current.trace.length && last?.policyRaw === reply) return view(id, current);
+      throw new ConflictException({
+        error: {
+          code: 'turn_mismatch',
+          message: `This session is at turn ${current.trace.length + 1}, not ${turn}`,
+        },
+      });
+    }
     if (current.ended) {
       throw new ConflictException({
         error: { code: 'session_ended', message: `The conversation has ended (${current.ended})` },

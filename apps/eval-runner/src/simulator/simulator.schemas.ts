@@ -14,6 +14,11 @@ export const replySchema = z
   .object({
     /** The policy's reply as generated; think text is stripped before the simulated user reads it. */
     reply: z.string().min(1).max(32_000),
+    /**
+     * The turn this reply is for (1 = the reply to the opener). With it a retried request is safe: the same reply
+     * for the last turn taken gets that turn's answer again instead of a second turn.
+     */
+    turn: z.number().int().min(1).optional(),
   })
   .strict();
 export type ReplyInput = z.infer<typeof replySchema>;

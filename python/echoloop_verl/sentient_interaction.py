@@ -40,7 +40,7 @@ class SentientUserInteraction(BaseInteraction):
             raise ValueError("sentient_user needs config.base_url or ECHOLOOP_SIMULATOR_URL")
         api_key = os.environ.get(config.get("api_key_env", "ECHOLOOP_SIMULATOR_KEY"), "")
         self._client = SimulatorClient(
-            base_url, api_key, float(config.get("timeout_s", 120)), int(config.get("retries", 4))
+            base_url, api_key, float(config.get("timeout_s", 600)), int(config.get("retries", 4))
         )
         self._instances: dict[str, dict[str, Any]] = {}
 
@@ -73,16 +73,21 @@ class SentientUserInteraction(BaseInteraction):
         if not reply.strip():
             # An empty reply cannot be answered; ending here gives the rollout its score so far.
             return True, "", instance["session"]["turnScore"], {"end_reason": "empty_reply"}
+        turn = instance["session"]["turns"] + 1
         try:
-            turn = instance["session"]["turns"] + 1
             session = await asyncio.to_thread(self._client.reply, instance["session"]["id"], reply, turn)
         except SimulatorError as error:
-            if error.code != "session_ended":
+            if error.code not in ("session_ended", "concurrent_reply", "turn_mismatch"):
                 raise
+            # Another request (an earlier try of this one) changed the session: take it as it now stands.
             session = await asyncio.to_thread(self._client.get, instance["session"]["id"])
+            if session["turns"] < turn and not session["done"]:
+                raise
         instance["session"] = session
         instance["turn_scores"].append(session["turnScore"])
         meta = {
+            # The simulator could not read its own model's output: the episode stopped at its last good state.
+            "simulator_error": session["endReason"] == "error",
             "score": session["score"],
             "delta": session["delta"],
             "bucket": session["bucket"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import time
 import urllib.error
@@ -23,7 +24,10 @@ class SimulatorClient:
     backoff: the service leaves a session untouched when its model is down, and replies carry their turn number, so
     a retried turn is never taken twice."""
 
-    def __init__(self, base_url: str, api_key: str, timeout_s: float = 120.0, retries: int = 4) -> None:
+    # 5xx a retry can cure: the model or the database away for a moment, a proxy in between.
+    RETRY_STATUSES = frozenset({500, 502, 503, 504})
+
+    def __init__(self, base_url: str, api_key: str, timeout_s: float = 600.0, retries: int = 4) -> None:
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.timeout_s = timeout_s
@@ -65,9 +69,12 @@ class SimulatorClient:
                     code, message = detail.get("code", code), detail.get("message", message)
                 except (ValueError, AttributeError):
                     pass
-                if status != 503 or attempt == self.retries:
+                # The service's own 502 (JSON code bad_gateway) is a refused model call, such as a wrong key or model
+                # name: retrying cannot help. A proxy's 502 has no such body and is retried.
+                retry = status in self.RETRY_STATUSES and code != "bad_gateway"
+                if not retry or attempt == self.retries:
                     raise SimulatorError(status, code, str(message)) from None
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
+            except (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException) as error:
                 if attempt == self.retries:
                     reason = getattr(error, "reason", error)
                     raise SimulatorError(0, "unreachable", str(reason)) from None

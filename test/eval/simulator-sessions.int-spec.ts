@@ -127,6 +127,36 @@ describe('simulator sessions for RL rollouts', () => {
     expect((await turn('next', 2)).body).toMatchObject({ turns: 2, score: 50 });
   });
 
+  it('takes a turn once when the same reply races itself, and refuses a different one', async () => {
+    const opened = await call('POST', '/v1/simulator/sessions', { profileId: warming?.id });
+    const turn = (reply: string) =>
+      call('POST', `/v1/simulator/sessions/${opened.body.id}/turns`, { reply, turn: 1 });
+    vllm.setFaults({ delayBeforeFirstTokenMs: 150 });
+    const [first, retry] = await Promise.all([turn('same reply'), turn('same reply')]);
+    vllm.setFaults(undefined);
+    expect([first.status, retry.status]).toEqual([201, 201]);
+    expect(retry.body).toEqual(first.body);
+    const stored = await call('GET', `/v1/simulator/sessions/${opened.body.id}`);
+    expect(stored.body.session.trace).toHaveLength(1);
+    expect((await turn('a different reply')).body.error.code).toBe('turn_mismatch');
+  });
+
+  it('rejects a reply that is only think text, and a model that refuses every call, without storing a turn', async () => {
+    const opened = await call('POST', '/v1/simulator/sessions', { profileId: warming?.id });
+    const path = `/v1/simulator/sessions/${opened.body.id}/turns`;
+    const empty = await call('POST', path, { reply: '<think>nothing to say</think>  ' });
+    expect(empty).toMatchObject({ status: 422, body: { error: { code: 'empty_reply' } } });
+    vllm.setFaults({ failWith: { status: 404, message: 'The model `simulator` does not exist.' } });
+    const refused = await call('POST', path, { reply: 'hello' });
+    vllm.setFaults(undefined);
+    // 5xx bodies carry no details (they are logged): the code says an upstream refused.
+    expect(refused).toMatchObject({ status: 502, body: { error: { code: 'bad_gateway' } } });
+    expect((await call('GET', `/v1/simulator/sessions/${opened.body.id}`)).body).toMatchObject({
+      turns: 0,
+      done: false,
+    });
+  });
+
   it('drives whole rollouts from the Python VeRL interaction', async () => {
     const run = promisify(execFile);
     const result = await run('python3', ['-m', 'unittest', 'discover', '-s', 'python/tests', '-v'], {

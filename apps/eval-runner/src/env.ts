@@ -15,6 +15,8 @@ export const evalRunnerEnv = serviceEnv.extend({
   JUDGE_MODEL: z.string().min(1).default('smollm2-135m-instruct'),
   /** The served models' key: checkpoints registered by the gateway name it as their endpoint's apiKeyEnv. */
   LLM_API_KEY: z.string().min(1).default('local'),
+  /** Simulator sessions (RL rollouts) untouched this long are deleted. */
+  SIMULATOR_SESSION_TTL_HOURS: positiveInt(72),
   PROFILES_FILE: z.string().min(1).default('data/sentient/profiles.jsonl'),
   CHARACTER_CARD_FILE: z.string().min(1).default('data/characters/echo.card.json'),
   EVAL_CONCURRENCY: positiveInt(2),

@@ -60,11 +60,15 @@ export function advanceEpm(
 ): { record: EpmRecord; turn: EpmTurn } {
   const state = epmStep(record.state, turnIncrement(judged.parsed));
   const failure = epmFailure(state);
-  const verdict: EpmVerdict = epmSuccess(state, { minTurns })
-    ? 'success'
-    : failure.failed
-      ? 'failure'
-      : 'undecided';
+  // The first verdict stands: a run that kept going after it (SAGE's stop rule) cannot undo it.
+  const verdict: EpmVerdict =
+    record.verdict !== 'undecided'
+      ? record.verdict
+      : epmSuccess(state, { minTurns })
+        ? 'success'
+        : failure.failed
+          ? 'failure'
+          : 'undecided';
   const step = state.steps.at(-1) as EpmStep;
   return {
     record: { ...record, state, verdict, failure },

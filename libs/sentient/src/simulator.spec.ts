@@ -69,6 +69,35 @@ describe('EPM C/A/P run', () => {
     expect(result.trace[5]?.score).toBe(100);
   });
 
+  it("keeps the user in 'epm' mode until the verdict: the actor never gets the leaving buckets", async () => {
+    const deps = judged({ prog: 2, neg: 0 }, 1, 10);
+    // An actor that does what the S bucket says: thank and say goodbye.
+    deps.actor.mockImplementation(async (messages: ChatMessage[]) =>
+      actorAnswer(
+        'thanks, bye',
+        messages.some((m) => m.content.includes('Your mood: S.')),
+      ),
+    );
+    const result = await runEpisode(makeProfile(), deps, { mode: 'epm' });
+    expect(result).toMatchObject({ endReason: 'epm_success', turns: 12 });
+    const sage = await runEpisode(makeProfile(), deps);
+    expect(sage).toMatchObject({ endReason: 'goodbye', turns: 6 });
+  });
+
+  it("keeps the first verdict when SAGE's stop rule lets the run go on", async () => {
+    const deps = judged({ prog: 0, neg: -2 });
+    deps.judge.mockImplementation(async (_m, rubric) =>
+      rubric === 'iedr'
+        ? iedrAnswer(1)
+        : deps.judge.mock.calls.length <= 6
+          ? turnAnswer(0, -2)
+          : turnAnswer(2, 0),
+    );
+    const result = await runEpisode(makeProfile(), deps);
+    expect(result.turns).toBe(10);
+    expect(result.epm?.verdict).toBe('failure');
+  });
+
   it("ends in 'epm' mode on collapse: five replies in a row moving away from the need", async () => {
     const result = await runEpisode(makeProfile(), judged({ prog: 0, neg: -2 }), { mode: 'epm' });
     expect(result).toMatchObject({ endReason: 'epm_failure', turns: 5 });
@@ -92,7 +121,10 @@ describe('EPM C/A/P run', () => {
   });
 
   it('ends as error when the model server rejects a simulator request, but lets outages propagate', async () => {
-    const rejected = Object.assign(new Error('400 maximum context length exceeded'), { retryable: false });
+    const rejected = Object.assign(new Error('400 maximum context length exceeded'), {
+      retryable: false,
+      status: 400,
+    });
     const deps = judged({ prog: 0, neg: 0 });
     deps.analyser.mockRejectedValueOnce(rejected);
     const result = await runEpisode(makeProfile(), deps);
@@ -100,9 +132,15 @@ describe('EPM C/A/P run', () => {
     expect(result.error?.attempts).toEqual([
       { raw: '', problem: 'rejected', detail: '400 maximum context length exceeded' },
     ]);
+    // The turn that failed leaves no trace: the score is the one before it.
+    expect(result.finalScore).toBe(40);
+    expect(result.history).toEqual([{ role: 'user', content: 'ugh. work again.' }]);
     const down = Object.assign(new Error('connection refused'), { retryable: true });
     deps.actor.mockRejectedValueOnce(down);
     await expect(runEpisode(makeProfile(), deps)).rejects.toThrow('connection refused');
+    const wrongModel = Object.assign(new Error('404 model not found'), { retryable: false, status: 404 });
+    deps.analyser.mockRejectedValueOnce(wrongModel);
+    await expect(runEpisode(makeProfile(), deps)).rejects.toThrow('404 model not found');
   });
 
   it('ends as error when the judge twice answers out of range', async () => {

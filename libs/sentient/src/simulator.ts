@@ -102,9 +102,11 @@ async function callParsed<T>(
     try {
       raw = await call(messages);
     } catch (error) {
-      // A request the model server refuses outright (too long for its context, say) fails the same way every
-      // time: it ends this episode, while outages (retryable errors) propagate for the run to be resumed.
-      if ((error as { retryable?: unknown }).retryable !== false) throw error;
+      // A request the model server refuses as invalid (400: too long for its context, say) fails the same way
+      // every time, so it ends this episode. Everything else propagates: outages for the run to be resumed, and
+      // 401/404 (a wrong key or model name) because every episode would fail alike and must not pass as results.
+      const { retryable, status } = error as { retryable?: unknown; status?: unknown };
+      if (retryable !== false || status !== 400) throw error;
       attempts.push({ raw: '', problem: 'rejected', detail: (error as Error).message });
       throw new SimulatorError({ ...where, attempts });
     }
@@ -115,7 +117,10 @@ async function callParsed<T>(
   throw new SimulatorError({ ...where, attempts });
 }
 
-/** Unparseable output ends the session as 'error'; transport errors propagate and leave it as it was. */
+/**
+ * Unparseable output ends the session as 'error', in the state it had before the failed turn (no half-applied
+ * score); transport errors propagate and leave it as it was.
+ */
 async function guarded(
   session: SimulatorSession,
   work: (next: SimulatorSession) => Promise<void>,
@@ -126,8 +131,17 @@ async function guarded(
     return next;
   } catch (error) {
     if (!(error instanceof SimulatorError)) throw error;
-    return { ...next, ended: 'error', error: error.detail };
+    return { ...structuredClone(session), ended: 'error', error: error.detail };
   }
+}
+
+/**
+ * EMPA's user stays until the verdict: in 'epm' mode the actor never gets the buckets whose behaviour is to leave
+ * (S thanks and says goodbye, F walks off), or a policy that helps fast would end before success can be judged.
+ */
+function actorBucket(mode: SimulatorSession['mode'], bucket: EpisodeState['bucket']): EpisodeState['bucket'] {
+  if (mode === 'sage') return bucket;
+  return bucket === 'S' ? 'A' : bucket === 'F' ? 'C' : bucket;
 }
 
 /** Starts a conversation: the fixed opener (or one the actor writes) and, with a judge, the EPM starting deficit. */
@@ -220,7 +234,12 @@ export async function respond(
 
     const actor = await callParsed(
       deps.actor,
-      actorMessages({ profile, bucket: next.state.bucket, history: next.history, analysis: analyser.parsed }),
+      actorMessages({
+        profile,
+        bucket: actorBucket(next.mode, next.state.bucket),
+        history: next.history,
+        analysis: analyser.parsed,
+      }),
       parseActorOutput,
       next.tries,
       { turn, call: 'actor' },

@@ -7,16 +7,20 @@ import {
   RLVER_TRAIN_START_SCORE,
   type SimulatorSession,
 } from '@echoloop/sentient';
+import { stripThink } from '@echoloop/rewards';
 import {
+  BadGatewayException,
   ConflictException,
   Inject,
   Injectable,
   NotFoundException,
+  type OnModuleDestroy,
+  type OnModuleInit,
   ServiceUnavailableException,
   UnprocessableEntityException,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, LessThan } from 'typeorm';
 import { SentientCatalog } from '../catalog';
 import type { EvalRunnerEnv } from '../env';
 import { simulatorDeps } from '../sentient/model-calls';
@@ -51,12 +55,13 @@ const notFound = () =>
  * leaks into training. A model outage answers 503 and leaves the session as it was, ready for a retry.
  */
 @Injectable()
-export class SimulatorSessionsService {
+export class SimulatorSessionsService implements OnModuleInit, OnModuleDestroy {
   private readonly deps;
+  private sweep?: NodeJS.Timeout;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    @Inject(EVAL_RUNNER_ENV) env: EvalRunnerEnv,
+    @Inject(EVAL_RUNNER_ENV) private readonly env: EvalRunnerEnv,
     private readonly catalog: SentientCatalog,
   ) {
     this.deps = simulatorDeps({
@@ -66,6 +71,24 @@ export class SimulatorSessionsService {
       contextTokens: 4096,
       maxTokens: 512,
     });
+  }
+
+  /** Sessions untouched for SIMULATOR_SESSION_TTL_HOURS are deleted, hourly: rollouts leave them behind. */
+  onModuleInit(): void {
+    this.sweep = setInterval(() => void this.deleteStale().catch(() => undefined), 3_600_000);
+    this.sweep.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweep);
+  }
+
+  async deleteStale(): Promise<number> {
+    const cutoff = new Date(Date.now() - this.env.SIMULATOR_SESSION_TTL_HOURS * 3_600_000);
+    const result = await this.db
+      .getRepository(SimulatorSessionEntity)
+      .delete({ updatedAt: LessThan(cutoff) });
+    return result.affected ?? 0;
   }
 
   async open(input: OpenSessionInput): Promise<SessionView> {
@@ -102,17 +125,12 @@ export class SimulatorSessionsService {
     const row = await repo.findOneBy({ id });
     if (!row) throw notFound();
     const current = row.session as unknown as SimulatorSession;
-    if (turn !== undefined && turn !== current.trace.length + 1) {
-      // A retry of the last turn taken (its answer was lost on the way back) gets that answer again.
-      const last = current.trace.at(-1);
-      if (turn === current.trace.length && last?.policyRaw === reply) return view(id, current);
-      throw new ConflictException({
-        error: {
-          code: 'turn_mismatch',
-          message: `This session is at turn ${current.trace.length + 1}, not ${turn}`,
-        },
+    if (!stripThink(reply).trim()) {
+      throw new UnprocessableEntityException({
+        error: { code: 'empty_reply', message: 'The reply is empty once think text is removed' },
       });
     }
+    if (turn !== undefined && turn !== current.trace.length + 1) return replayed(id, current, turn, reply);
     if (current.ended) {
       throw new ConflictException({
         error: { code: 'session_ended', message: `The conversation has ended (${current.ended})` },
@@ -129,6 +147,9 @@ export class SimulatorSessionsService {
       .where('id = :id AND version = :version', { id, version: row.version })
       .execute();
     if (updated.affected !== 1) {
+      // Another request took a turn first: a retry of this very reply (the first try still running) gets its answer.
+      const winner = (await repo.findOneByOrFail({ id })).session as unknown as SimulatorSession;
+      if (turn !== undefined) return replayed(id, winner, turn, reply);
       throw new ConflictException({
         error: { code: 'concurrent_reply', message: 'Another reply to this session was taken first' },
       });
@@ -147,9 +168,18 @@ export class SimulatorSessionsService {
     try {
       return await call();
     } catch (error) {
-      if (error instanceof ModelError) {
+      if (error instanceof ModelError && error.retryable) {
         throw new ServiceUnavailableException({
           error: { code: error.code, message: 'The simulator model is unavailable; try again' },
+        });
+      }
+      if (error instanceof ModelError) {
+        // A wrong key or model name: every session would fail alike, so nothing is stored as a result.
+        throw new BadGatewayException({
+          error: {
+            code: 'simulator_rejected',
+            message: `The simulator model refused the call: ${error.message}`,
+          },
         });
       }
       throw error;
@@ -157,12 +187,25 @@ export class SimulatorSessionsService {
   }
 }
 
+/** The answer to a reply for a turn already taken: the same answer if it is the same reply, else 409. */
+function replayed(id: string, session: SimulatorSession, turn: number, reply: string): SessionView {
+  const last = session.trace.at(-1);
+  if (turn === session.trace.length && last?.policyRaw === reply) return view(id, session);
+  throw new ConflictException({
+    error: {
+      code: 'turn_mismatch',
+      message: `This session is at turn ${session.trace.length + 1}, not ${turn}`,
+    },
+  });
+}
+
 function view(id: string, session: SimulatorSession): SessionView {
   const last = session.trace.at(-1);
   return {
     id,
     profileId: session.profileId,
-    userMessage: last?.userMessage ?? session.opener,
+    // An episode that ended in error has no next user message.
+    userMessage: session.ended === 'error' ? '' : (last?.userMessage ?? session.opener),
     score: session.state.score,
     bucket: session.state.bucket,
     delta: last?.delta ?? 0,

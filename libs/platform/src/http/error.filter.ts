@@ -22,6 +22,7 @@ const CODES: Record<number, string> = {
   413: 'payload_too_large',
   422: 'unprocessable',
   429: 'rate_limited',
+  502: 'bad_gateway',
   503: 'unavailable',
 };
 

@@ -1,34 +1,18 @@
-import { dataSourceOptions } from '@echoloop/persistence';
 import { parseProfilesJsonl } from '@echoloop/sentient';
-import {
-  createTestDatabase,
-  startApp,
-  startFakeVllm,
-  waitFor,
-  type AppProcess,
-  type FakeVllm,
-  type TestDatabase,
-} from '@echoloop/testing';
-import { createHash } from 'node:crypto';
+import { waitFor } from '@echoloop/testing';
 import { readFileSync } from 'node:fs';
-import { DataSource } from 'typeorm';
+import { type EvalRunnerFixture, startEvalRunner } from './eval-runner-fixture';
 
 const { profiles } = parseProfilesJsonl(readFileSync('data/sentient/profiles.jsonl', 'utf8'));
 const chosen = profiles.filter((p) => p.pool === 'benchmark').slice(0, 3);
 const CHANGE = [10, -10, 0];
-const KEY = 'elk_eval_test_key';
 
 describe('POST /v1/evaluations on the real PostgreSQL', () => {
-  let database: TestDatabase;
-  let db: DataSource;
-  let vllm: FakeVllm;
-  let runner: AppProcess;
+  let f: EvalRunnerFixture;
 
   beforeAll(async () => {
-    database = await createTestDatabase('eval');
-    db = await new DataSource(dataSourceOptions({ url: database.url })).initialize();
-    await db.runMigrations();
-    vllm = await startFakeVllm({
+    f = await startEvalRunner({
+      database: 'eval',
       model: 'candidate',
       reply: (request) => {
         const schema = (request.response_format as { json_schema?: { name: string } } | undefined)
@@ -62,40 +46,17 @@ describe('POST /v1/evaluations on the real PostgreSQL', () => {
         }
         return 'I hear you.';
       },
-    });
-    await db.query(
-      `INSERT INTO checkpoints (id, model_name, endpoints, context_tokens, status) VALUES ('cand', 'candidate', $1, 4096, 'active')`,
-      [JSON.stringify([{ baseUrl: vllm.url }])],
-    );
-    await db.query(
-      `INSERT INTO api_keys (name, key_hash, prefix, roles) VALUES ('eval', $1, 'elk_eval', '{}')`,
-      [createHash('sha256').update(KEY).digest('hex')],
-    );
-    runner = await startApp('eval-runner', {
-      DATABASE_URL: database.url,
-      SIMULATOR_BASE_URL: vllm.url,
-      SIMULATOR_MODEL: 'candidate',
-      JUDGE_BASE_URL: vllm.url,
-      JUDGE_MODEL: 'candidate',
+      before: (db, vllm) =>
+        db.query(
+          `INSERT INTO checkpoints (id, model_name, endpoints, context_tokens, status) VALUES ('cand', 'candidate', $1, 4096, 'active')`,
+          [JSON.stringify([{ baseUrl: vllm.url }])],
+        ),
     });
   });
 
-  afterAll(async () => {
-    await runner?.stop();
-    await vllm?.close();
-    await db?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => f?.stop());
 
-  const call = async (method: string, path: string, body?: unknown, key: string | null = KEY) => {
-    const res = await fetch(`${runner.url}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }) },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, text, body: text.startsWith('{') ? JSON.parse(text) : undefined };
-  };
+  const call: EvalRunnerFixture['call'] = (...args) => f.call(...args);
   const finished = (id: string) =>
     waitFor(
       async () => {
@@ -114,7 +75,7 @@ describe('POST /v1/evaluations on the real PostgreSQL', () => {
     });
     expect(created.status).toBe(202);
     const evaluation = await finished(created.body.id);
-    expect(evaluation.simulator).toEqual({ baseUrl: vllm.url, model: 'candidate' });
+    expect(evaluation.simulator).toEqual({ baseUrl: f.vllm.url, model: 'candidate' });
     expect(evaluation.metrics).toMatchObject({ count: 3, successes: 1, failures: 1, errors: 0 });
     expect(evaluation.metrics.meanFinalScore).toBeCloseTo(140 / 3, 10);
     const html = await call('GET', `/v1/evaluations/${created.body.id}/report.html`);
@@ -140,7 +101,7 @@ describe('POST /v1/evaluations on the real PostgreSQL', () => {
     });
     expect(created.status).toBe(202);
     const evaluation = await finished(created.body.id);
-    expect(evaluation).toMatchObject({ mode: 'epm', judge: { baseUrl: vllm.url, model: 'candidate' } });
+    expect(evaluation).toMatchObject({ mode: 'epm', judge: { baseUrl: f.vllm.url, model: 'candidate' } });
     const byId = Object.fromEntries(
       evaluation.report.episodes.map((e: { profileId: string }) => [e.profileId, e]),
     );

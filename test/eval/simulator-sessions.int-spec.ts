@@ -1,36 +1,20 @@
-import { dataSourceOptions } from '@echoloop/persistence';
 import { parseProfilesJsonl } from '@echoloop/sentient';
-import {
-  createTestDatabase,
-  startApp,
-  startFakeVllm,
-  type AppProcess,
-  type FakeVllm,
-  type TestDatabase,
-} from '@echoloop/testing';
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { DataSource } from 'typeorm';
+import { type EvalRunnerFixture, SERVICE_KEY, startEvalRunner } from './eval-runner-fixture';
 
 const { profiles } = parseProfilesJsonl(readFileSync('data/sentient/profiles.jsonl', 'utf8'));
 const [warming, cooling] = profiles.filter((p) => p.pool === 'train');
 const benchmark = profiles.find((p) => p.pool === 'benchmark');
-const KEY = 'elk_sim_test_key';
 
 /** The simulator over HTTP, and the Python VeRL interaction that RL rollouts use to reach it. */
 describe('simulator sessions for RL rollouts', () => {
-  let database: TestDatabase;
-  let db: DataSource;
-  let vllm: FakeVllm;
-  let runner: AppProcess;
+  let f: EvalRunnerFixture;
 
   beforeAll(async () => {
-    database = await createTestDatabase('simsessions');
-    db = await new DataSource(dataSourceOptions({ url: database.url })).initialize();
-    await db.runMigrations();
-    vllm = await startFakeVllm({
+    f = await startEvalRunner({
+      database: 'simsessions',
       model: 'simulator',
       reply: (request) => {
         const schema = (request.response_format as { json_schema?: { name: string } } | undefined)
@@ -43,32 +27,11 @@ describe('simulator sessions for RL rollouts', () => {
         return JSON.stringify({ thinking: 't', draft: 'd', response: 'mm, go on', goodbye: false });
       },
     });
-    await db.query(
-      `INSERT INTO api_keys (name, key_hash, prefix, roles) VALUES ('rl', $1, 'elk_sim', '{}')`,
-      [createHash('sha256').update(KEY).digest('hex')],
-    );
-    runner = await startApp('eval-runner', {
-      DATABASE_URL: database.url,
-      SIMULATOR_BASE_URL: vllm.url,
-      SIMULATOR_MODEL: 'simulator',
-    });
   });
 
-  afterAll(async () => {
-    await runner?.stop();
-    await vllm?.close();
-    await db?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => f?.stop());
 
-  const call = async (method: string, path: string, body?: unknown, key: string | null = KEY) => {
-    const res = await fetch(`${runner.url}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }) },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  };
+  const call: EvalRunnerFixture['call'] = (...args) => f.call(...args);
 
   it('opens a session on a training profile, takes replies one at a time and stops at 100', async () => {
     expect((await call('POST', '/v1/simulator/sessions', { profileId: warming?.id }, null)).status).toBe(401);
@@ -105,9 +68,9 @@ describe('simulator sessions for RL rollouts', () => {
 
   it('answers 503 while the simulator model is down and leaves the session as it was for a retry', async () => {
     const opened = await call('POST', '/v1/simulator/sessions', { profileId: warming?.id });
-    vllm.setFaults({ failWith: { status: 503, message: 'overloaded' } });
+    f.vllm.setFaults({ failWith: { status: 503, message: 'overloaded' } });
     const failed = await call('POST', `/v1/simulator/sessions/${opened.body.id}/turns`, { reply: 'hello' });
-    vllm.setFaults(undefined);
+    f.vllm.setFaults(undefined);
     expect(failed.status).toBe(503);
     expect((await call('GET', `/v1/simulator/sessions/${opened.body.id}`)).body).toMatchObject({
       turns: 0,
@@ -131,9 +94,9 @@ describe('simulator sessions for RL rollouts', () => {
     const opened = await call('POST', '/v1/simulator/sessions', { profileId: warming?.id });
     const turn = (reply: string) =>
       call('POST', `/v1/simulator/sessions/${opened.body.id}/turns`, { reply, turn: 1 });
-    vllm.setFaults({ delayBeforeFirstTokenMs: 150 });
+    f.vllm.setFaults({ delayBeforeFirstTokenMs: 150 });
     const [first, retry] = await Promise.all([turn('same reply'), turn('same reply')]);
-    vllm.setFaults(undefined);
+    f.vllm.setFaults(undefined);
     expect([first.status, retry.status]).toEqual([201, 201]);
     expect(retry.body).toEqual(first.body);
     const stored = await call('GET', `/v1/simulator/sessions/${opened.body.id}`);
@@ -146,9 +109,9 @@ describe('simulator sessions for RL rollouts', () => {
     const path = `/v1/simulator/sessions/${opened.body.id}/turns`;
     const empty = await call('POST', path, { reply: '<think>nothing to say</think>  ' });
     expect(empty).toMatchObject({ status: 422, body: { error: { code: 'empty_reply' } } });
-    vllm.setFaults({ failWith: { status: 404, message: 'The model `simulator` does not exist.' } });
+    f.vllm.setFaults({ failWith: { status: 404, message: 'The model `simulator` does not exist.' } });
     const refused = await call('POST', path, { reply: 'hello' });
-    vllm.setFaults(undefined);
+    f.vllm.setFaults(undefined);
     // 5xx bodies carry no details (they are logged): the code says an upstream refused.
     expect(refused).toMatchObject({ status: 502, body: { error: { code: 'bad_gateway' } } });
     expect((await call('GET', `/v1/simulator/sessions/${opened.body.id}`)).body).toMatchObject({
@@ -163,8 +126,8 @@ describe('simulator sessions for RL rollouts', () => {
       env: {
         ...process.env,
         PYTHONPATH: 'python',
-        ECHOLOOP_SIMULATOR_URL: runner.url,
-        ECHOLOOP_SIMULATOR_KEY: KEY,
+        ECHOLOOP_SIMULATOR_URL: f.runner.url,
+        ECHOLOOP_SIMULATOR_KEY: SERVICE_KEY,
         ECHOLOOP_TEST_PROFILES: [warming?.id, cooling?.id, benchmark?.id].join(','),
       },
     }).catch((error: { stdout: string; stderr: string }) => error);

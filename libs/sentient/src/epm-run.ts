@@ -36,7 +36,7 @@ export interface EpmTurn {
   step: EpmStep;
 }
 
-export function epmRecord(p0: Vec3, p0Source: EpmRecord['p0Source'], iedr?: EpmRecord['iedr']): EpmRecord {
+function epmRecord(p0: Vec3, p0Source: EpmRecord['p0Source'], iedr?: EpmRecord['iedr']): EpmRecord {
   const state = epmStart(p0);
   return { p0Source, ...(iedr && { iedr }), state, verdict: 'undecided', failure: epmFailure(state) };
 }

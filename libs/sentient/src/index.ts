@@ -98,7 +98,8 @@ export {
   profileIdFor,
   profileSeedSchema,
 } from './profile-seeds';
-export { type LineError, parseProfilesJsonl } from './profiles-jsonl';
+export { type LineError } from './jsonl';
+export { parseProfilesJsonl } from './profiles-jsonl';
 export { actorMessages, analyserMessages, BUCKET_BEHAVIOUR } from './prompts';
 export { spreadByHiddenNeed } from './sample';
 export { hiddenNeedFromTask, type ImportResult, importSageProfile } from './sage-import';

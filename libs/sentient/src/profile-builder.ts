@@ -14,20 +14,15 @@ import { section } from './render';
 
 const text = z.string().trim().min(1);
 
-/** What the model writes: the profile without the fields that come from the seed (and without p0, a judge's). */
+const { persona, scene } = sentientProfileSchema.shape;
+
+/**
+ * What the model writes: the profile without the fields that come from the seed (and without p0, a judge's),
+ * stricter where a hand-written profile may leave a field empty but a generated one must fill it.
+ */
 export const generatedProfileSchema = z.strictObject({
-  persona: z.strictObject({
-    name: text,
-    age: z.int().min(1).max(120),
-    gender: text,
-    occupation: text,
-    hobbies: z.array(text).min(1).max(5),
-    habits: text,
-    speakingStyle: text,
-    initiative: z.enum(['active', 'passive']),
-  }),
-  scene: z.strictObject({
-    background: text,
+  persona: persona.extend({ hobbies: z.array(text).min(1).max(5), habits: text, speakingStyle: text }),
+  scene: scene.extend({
     conflict: text,
     difficulties: text,
     currentState: text,

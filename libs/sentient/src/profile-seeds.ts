@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EMPATHY_AXES, HIDDEN_NEEDS, PERSONA_TYPES, PROFILE_POOLS } from './profile';
-import { type LineError } from './profiles-jsonl';
+import { type LineError, parseJsonl } from './jsonl';
 
 const text = z.string().trim().min(1);
 
@@ -21,29 +21,8 @@ export type ProfileSeed = z.infer<typeof profileSeedSchema>;
 
 /** Reads a JSONL file of seeds; blank lines are skipped, a repeated explicit id is an error on the later line. */
 export function parseSeedsJsonl(input: string): { seeds: ProfileSeed[]; errors: LineError[] } {
-  const seeds: ProfileSeed[] = [];
-  const errors: LineError[] = [];
-  const ids = new Set<string>();
-  input.split(/\r?\n/).forEach((raw, index) => {
-    const line = index + 1;
-    if (!raw.trim()) return;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch (error) {
-      errors.push({ line, error: `not JSON: ${(error as Error).message}` });
-      return;
-    }
-    const result = profileSeedSchema.safeParse(json);
-    if (!result.success) errors.push({ line, error: z.prettifyError(result.error) });
-    else if (result.data.id !== undefined && ids.has(result.data.id))
-      errors.push({ line, error: `duplicate id "${result.data.id}"` });
-    else {
-      if (result.data.id !== undefined) ids.add(result.data.id);
-      seeds.push(result.data);
-    }
-  });
-  return { seeds, errors };
+  const { items, errors } = parseJsonl(input, profileSeedSchema, (seed) => seed.id);
+  return { seeds: items, errors };
 }
 
 const ID_WIDTH = 3;

@@ -3,6 +3,7 @@ import {
   type EpisodeDeps,
   type EpisodeResult,
   type EpmMetrics,
+  type EpmVerdict,
   epmMetrics,
   norm,
   runEpisode,
@@ -39,7 +40,7 @@ export interface EvaluationReport {
   /** Present when the episodes carry a C/A/P vector (a judge was configured). */
   epm?: EpmMetrics;
   episodes: (Pick<EpisodeResult, 'profileId' | 'turns' | 'finalScore' | 'endReason' | 'reward'> & {
-    epmVerdict?: string;
+    epmVerdict?: EpmVerdict;
   })[];
 }
 

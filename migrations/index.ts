@@ -8,6 +8,11 @@ import { Experiments1795310200000 } from './1795310200000-Experiments';
 import { Evaluations1795310300000 } from './1795310300000-Evaluations';
 import { RewardTurnIndexes1795310400000 } from './1795310400000-RewardTurnIndexes';
 import { SimulatorSessions1795310500000 } from './1795310500000-SimulatorSessions';
+import { AccountDisabled1795310600000 } from './1795310600000-AccountDisabled';
+import { SessionTokens1795310700000 } from './1795310700000-SessionTokens';
+import { ScopedApiKeys1795310800000 } from './1795310800000-ScopedApiKeys';
+import { AccountAudit1795310900000 } from './1795310900000-AccountAudit';
+import { CharacterAssets1795311000000 } from './1795311000000-CharacterAssets';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -21,4 +26,9 @@ export const MIGRATIONS = [
   Evaluations1795310300000,
   RewardTurnIndexes1795310400000,
   SimulatorSessions1795310500000,
+  AccountDisabled1795310600000,
+  SessionTokens1795310700000,
+  ScopedApiKeys1795310800000,
+  AccountAudit1795310900000,
+  CharacterAssets1795311000000,
 ];

@@ -2,6 +2,7 @@ import { ApiKeyEntity, UserEntity } from '@echoloop/persistence';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountChanges } from './account-changes';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
 import { AuthController } from './auth.controller';
@@ -13,7 +14,13 @@ import { TokenService } from './token.service';
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity, ApiKeyEntity])],
   controllers: [AuthController, MeController, ApiKeysController],
-  providers: [AuthService, TokenService, ApiKeysService, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [TokenService],
+  providers: [
+    AccountChanges,
+    AuthService,
+    TokenService,
+    ApiKeysService,
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+  exports: [TokenService, AccountChanges],
 })
 export class AuthModule {}

@@ -22,6 +22,10 @@ export class UserEntity {
   @Column({ type: 'text', array: true, default: () => "'{user}'" })
   roles!: Role[];
 
+  /** Set by an admin: the account keeps its data but cannot sign in, and its sessions end at once. */
+  @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
+  disabledAt!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

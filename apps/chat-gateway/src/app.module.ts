@@ -6,6 +6,7 @@ import { ChatModule } from './chat/chat.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import type { GatewayEnv } from './env';
 import { GatewayConfigModule } from './gateway-config.module';
+import { UsersModule } from './users/users.module';
 
 export const SERVICE = 'chat-gateway';
 
@@ -24,6 +25,7 @@ export class AppModule {
         AuthModule,
         ConversationsModule,
         ChatModule,
+        UsersModule,
       ],
     };
   }

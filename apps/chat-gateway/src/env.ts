@@ -48,6 +48,13 @@ export const gatewayEnv = serviceEnv
     DIRECTOR_EVERY_USER_TURNS: z.coerce.number().int().min(0).default(5),
     /** How often the running experiment's guardrails are checked (a breach stops it). */
     EXPERIMENT_GUARDRAIL_CHECK_MS: ms(30_000),
+    /** Both or neither: this admin is created at start-up while no admin account exists (never a promotion). */
+    BOOTSTRAP_ADMIN_EMAIL: z
+      .email()
+      .max(254)
+      .transform((value) => value.toLowerCase())
+      .optional(),
+    BOOTSTRAP_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(128).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.JWT_SECRET) {
@@ -55,6 +62,14 @@ export const gatewayEnv = serviceEnv
         code: 'custom',
         path: ['JWT_SECRET'],
         message: 'required in production (32+ characters)',
+      });
+    }
+    if ((env.BOOTSTRAP_ADMIN_EMAIL === undefined) !== (env.BOOTSTRAP_ADMIN_PASSWORD === undefined)) {
+      const missing = env.BOOTSTRAP_ADMIN_EMAIL ? 'BOOTSTRAP_ADMIN_PASSWORD' : 'BOOTSTRAP_ADMIN_EMAIL';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: 'set both bootstrap admin variables or neither',
       });
     }
   })

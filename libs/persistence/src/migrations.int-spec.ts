@@ -4,6 +4,7 @@ import { dataSourceOptions } from './data-source-options';
 import { ConversationEntity, MessageEntity, UserEntity, CharacterEntity } from './entities';
 
 const CORE_TABLES = [
+  'account_audit',
   'api_keys',
   'characters',
   'checkpoints',

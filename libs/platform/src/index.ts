@@ -30,3 +30,15 @@ export { OutboxRelay, type OutboxRelayOptions } from './outbox/outbox-relay';
 export { OUTBOX_RELAY_PROVIDERS } from './outbox/outbox-relay.provider';
 export { RetryAfterException } from './http/retry-after.exception';
 export { userText } from './http/text';
+export { hashPassword, verifyPassword } from './accounts/password-hasher';
+export {
+  type AccountAuditInput,
+  type AdminOutcome,
+  type BootstrapOutcome,
+  countActiveAdmins,
+  createOrPromoteAdmin,
+  ensureBootstrapAdmin,
+  lockAdminAccounts,
+  type NewAdmin,
+  writeAccountAudit,
+} from './accounts/admin-accounts';

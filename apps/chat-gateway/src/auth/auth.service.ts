@@ -3,7 +3,7 @@ import { ConflictException, Injectable, UnauthorizedException } from '@nestjs/co
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import type { LoginInput, RegisterInput } from './auth.schemas';
-import { hashPassword, verifyPassword } from './password-hasher';
+import { hashPassword, verifyPassword } from '@echoloop/platform';
 import { TokenService } from './token.service';
 
 /** A real hash to compare against when the email is unknown, so timing does not reveal which emails exist. */

@@ -1,3 +1,4 @@
+import { AccountAuditEntity } from './account-audit.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { CharacterEntity } from './character.entity';
 import { CheckpointEntity } from './checkpoint.entity';
@@ -17,6 +18,7 @@ import { SimulatorSessionEntity } from './simulator-session.entity';
 import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
 
+export { ACCOUNT_AUDIT_ACTORS, AccountAuditEntity, type AccountAuditActor } from './account-audit.entity';
 export { ApiKeyEntity } from './api-key.entity';
 export { CharacterEntity, type CardSpec } from './character.entity';
 export {
@@ -77,4 +79,5 @@ export const ENTITIES = [
   EvaluationEntity,
   EvaluationEpisodeEntity,
   SimulatorSessionEntity,
+  AccountAuditEntity,
 ];

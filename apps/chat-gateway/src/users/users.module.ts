@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { BootstrapAdmin } from './bootstrap-admin';
+import { CLOCK, systemClock } from './clock';
+import { UsersController } from './users.controller';
+import { UsersRepository } from './users.repository';
+import { UsersService } from './users.service';
+
+@Module({
+  imports: [AuthModule],
+  controllers: [UsersController],
+  providers: [UsersService, UsersRepository, BootstrapAdmin, { provide: CLOCK, useValue: systemClock }],
+})
+export class UsersModule {}

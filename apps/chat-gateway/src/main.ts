@@ -1,6 +1,7 @@
 import { loadEnv } from '@echoloop/config';
 import { bootstrap } from '@echoloop/platform';
 import { AppModule, SERVICE } from './app.module';
+import { bodyLimits } from './body-limits';
 import { gatewayEnv } from './env';
 
 void bootstrap({
@@ -9,4 +10,5 @@ void bootstrap({
   module: (env) => AppModule.register(env),
   port: (env) => env.PORT,
   host: (env) => env.HOST,
+  bodyLimits,
 });

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
+import { type BodyLimits, installBodyParsing } from './http/body-parsing';
 import { createLogger } from './logging/logger';
 
 export interface BootstrapOptions<E> {
@@ -11,6 +12,8 @@ export interface BootstrapOptions<E> {
   module: (env: E) => Type | import('@nestjs/common').DynamicModule;
   port: (env: E) => number;
   host: (env: E) => string;
+  /** How large a body each route accepts (see BodyLimits); every app declares its own. */
+  bodyLimits: (env: E) => BodyLimits;
 }
 
 /** Starts an app: validated config first, then Nest with pino logs, shutdown hooks and the HTTP port. */
@@ -24,8 +27,9 @@ export async function bootstrap<E>(options: BootstrapOptions<E>): Promise<INestA
     );
     process.exit(1);
   }
-  const app = await NestFactory.create(options.module(env), { bufferLogs: true });
+  const app = await NestFactory.create(options.module(env), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
+  installBodyParsing(app, options.bodyLimits(env));
   app.enableShutdownHooks();
   await app.listen(options.port(env), options.host(env));
   app.get(Logger).log(`${options.service} listening on ${await app.getUrl()}`);

@@ -29,7 +29,17 @@ export { enqueueEvent } from './outbox/enqueue-event';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox/outbox-relay';
 export { OUTBOX_RELAY_PROVIDERS } from './outbox/outbox-relay.provider';
 export { RetryAfterException } from './http/retry-after.exception';
-export { userText } from './http/text';
+export {
+  findUnstorableText,
+  TEXT_PROBLEMS,
+  type TextIssue,
+  unstorableTextProblem,
+  userText,
+  withStorableText,
+} from './http/text';
+export { type BodyLimits, installBodyParsing, type RouteBodyLimit } from './http/body-parsing';
+export { assertStorableText, StorableInputInterceptor } from './http/storable-input.interceptor';
+export { toClientError } from './http/client-errors';
 export { hashPassword, verifyPassword } from './accounts/password-hasher';
 export {
   type AccountAuditInput,

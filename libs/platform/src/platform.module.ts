@@ -1,5 +1,5 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { dataSourceOptions } from '@echoloop/persistence';
 import type { Kafka } from 'kafkajs';
@@ -8,6 +8,7 @@ import { DatabaseHealthIndicator } from './health/database.health';
 import { HealthController } from './health/health.controller';
 import { HEALTH_INDICATORS, type HealthIndicator } from './health/health-indicator';
 import { ErrorFilter } from './http/error.filter';
+import { StorableInputInterceptor } from './http/storable-input.interceptor';
 import { createKafka } from './kafka/kafka-client';
 import { KafkaHealthIndicator } from './kafka/kafka.health';
 import { KafkaLifecycle } from './kafka/kafka-lifecycle';
@@ -60,6 +61,7 @@ export class PlatformModule implements NestModule {
       providers: [
         { provide: MetricsService, useValue: new MetricsService(service) },
         { provide: APP_FILTER, useClass: ErrorFilter },
+        { provide: APP_INTERCEPTOR, useClass: StorableInputInterceptor },
         {
           provide: KAFKA,
           inject: [PinoLogger],

@@ -8,6 +8,7 @@ import {
   writeCardToPng,
 } from '@echoloop/character-cards';
 import { CharacterEntity, PG_ERROR, pgErrorCode } from '@echoloop/persistence';
+import { assertStorableText } from '@echoloop/platform';
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
@@ -98,7 +99,7 @@ export class CharactersService {
 
   private parse(read: () => CharacterCard): CharacterCard {
     try {
-      return read();
+      return assertStorableText(read(), ['card']);
     } catch (error) {
       rethrowAsHttp(error);
     }

@@ -1,4 +1,4 @@
-import { RetryAfterException, validationDetails } from '@echoloop/platform';
+import { RetryAfterException, validationDetails, withStorableText } from '@echoloop/platform';
 import { HttpException, Inject, Logger } from '@nestjs/common';
 import {
   ConnectedSocket,
@@ -84,7 +84,7 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection {
     run: (input: z.infer<S>, userId: string) => Promise<TurnAck>,
   ): Promise<AckOrError> {
     const ids = pickIds(body);
-    const parsed = schema.safeParse(body);
+    const parsed = withStorableText(schema).safeParse(body);
     if (!parsed.success) {
       const error = {
         code: 'validation_failed',

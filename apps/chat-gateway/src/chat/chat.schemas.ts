@@ -9,7 +9,7 @@ export const sendMessageSchema = (maxChars: number) =>
         .trim()
         .min(1, 'must not be empty')
         .max(maxChars, `must be at most ${maxChars} characters`),
-      clientMessageId: z.string().min(1).max(100),
+      clientMessageId: userText().min(1).max(100),
     })
     .strict();
 

@@ -1,3 +1,4 @@
+import { userText } from '@echoloop/platform';
 import { CHECKPOINT_STATUSES } from '@echoloop/persistence';
 import { z } from 'zod';
 
@@ -6,11 +7,11 @@ export const createCheckpointSchema = z
     id: z
       .string()
       .regex(/^[a-z0-9][a-z0-9._-]{1,62}$/, 'lower-case letters, digits, dot, dash, underscore (2-63)'),
-    modelName: z.string().min(1).max(200),
+    modelName: userText().min(1).max(200),
     endpoints: z
       .array(
         z.object({
-          baseUrl: z.url(),
+          baseUrl: z.url().max(2_048),
           /** The env variable holding the endpoint's key; only LLM_* / CHECKPOINT_* names, never another secret. */
           apiKeyEnv: z
             .string()
@@ -25,7 +26,7 @@ export const createCheckpointSchema = z
         temperature: z.number().min(0).max(2).optional(),
         topP: z.number().gt(0).max(1).optional(),
         maxTokens: z.number().int().min(1).max(8_192).optional(),
-        stop: z.array(z.string().min(1)).max(8).optional(),
+        stop: z.array(userText().min(1).max(200)).max(8).optional(),
       })
       .strict()
       .default({}),

@@ -1,3 +1,4 @@
+import { userText } from '@echoloop/platform';
 import { z } from 'zod';
 
 const armId = z
@@ -7,7 +8,7 @@ const armId = z
 const armSchema = z
   .object({
     id: armId,
-    checkpointId: z.string().min(1),
+    checkpointId: userText().min(1).max(200),
     weight: z.number().min(0).max(1_000),
     control: z.boolean().default(false),
   })
@@ -15,15 +16,15 @@ const armSchema = z
 
 export const createExperimentSchema = z
   .object({
-    name: z.string().trim().min(1).max(120),
-    description: z.string().trim().max(2_000).optional(),
+    name: userText().trim().min(1).max(120),
+    description: userText().trim().max(2_000).optional(),
     arms: z.array(armSchema).min(2).max(10),
     audience: z
       .object({ trafficPercent: z.number().min(0).max(100) })
       .strict()
       .optional(),
     /** Fixed at creation; random when not given. Changing it would reshuffle every user. */
-    seed: z.string().min(1).max(64).optional(),
+    seed: userText().min(1).max(64).optional(),
   })
   .strict()
   .refine((e) => new Set(e.arms.map((a) => a.id)).size === e.arms.length, {
@@ -47,4 +48,4 @@ export const weightsSchema = z
 export type WeightsInput = z.infer<typeof weightsSchema>;
 
 export const promoteSchema = z.object({ armId }).strict();
-export const stopSchema = z.object({ reason: z.string().trim().max(500).optional() }).strict();
+export const stopSchema = z.object({ reason: userText().trim().max(500).optional() }).strict();

@@ -1,8 +1,9 @@
+import { userText } from '@echoloop/platform';
 import { z } from 'zod';
 
 export const openSessionSchema = z
   .object({
-    profileId: z.string().min(1),
+    profileId: userText().min(1).max(200),
     /** RLVER trains from 30 (the default here); SAGE evaluates from 40. */
     startScore: z.number().int().min(10).max(99).optional(),
     maxTurns: z.number().int().min(1).max(45).optional(),

@@ -20,12 +20,38 @@ export const scoreItemSchema = z
     path: ['history'],
   });
 
+/**
+ * All the text of one batch together (history, replies, reasoning, references, next messages): what bounds the
+ * body (see SCORE_BODY_LIMIT_BYTES), as the per-field maxima times the items would allow hundreds of megabytes.
+ */
+export const MAX_SCORE_BATCH_CHARS = 1_000_000;
+
+const batchChars = (items: z.infer<typeof scoreItemSchema>[]) =>
+  items.reduce(
+    (sum, item) =>
+      sum +
+      item.history.reduce((chars, message) => chars + message.content.length, 0) +
+      item.reply.length +
+      (item.reasoning?.length ?? 0) +
+      (item.reference?.length ?? 0) +
+      (item.nextUserMessage?.length ?? 0),
+    0,
+  );
+
 export const scoreRequestSchema = z
   .object({
-    items: z.array(scoreItemSchema).min(1).max(32),
+    items: z
+      .array(scoreItemSchema)
+      .min(1)
+      .max(32)
+      .refine(
+        (items) => batchChars(items) <= MAX_SCORE_BATCH_CHARS,
+        `the batch's text must be at most ${MAX_SCORE_BATCH_CHARS} characters in all; split it`,
+      ),
     components: z
       .array(z.enum(['empathy', 'humanlike', 'live_emotion']))
       .min(1)
+      .max(3)
       .optional(),
   })
   .strict();

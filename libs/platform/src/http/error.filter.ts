@@ -7,31 +7,21 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { Response } from 'express';
+import { ERROR_CODES as CODES, toClientError } from './client-errors';
 import { RetryAfterException } from './retry-after.exception';
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
 }
 
-const CODES: Record<number, string> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  409: 'conflict',
-  413: 'payload_too_large',
-  422: 'unprocessable',
-  429: 'rate_limited',
-  502: 'bad_gateway',
-  503: 'unavailable',
-};
-
 /** Every HTTP error leaves as `{ error: { code, message, details? } }`; 5xx details are logged, never sent. */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorFilter');
 
-  catch(exception: unknown, host: ArgumentsHost): void {
+  catch(raised: unknown, host: ArgumentsHost): void {
+    // What the framework refused before a handler ran (body parsing) is the client's 4xx, never a 500.
+    const exception = toClientError(raised) ?? raised;
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) return;
     if (exception instanceof RetryAfterException)

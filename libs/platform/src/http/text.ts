@@ -2,10 +2,102 @@ import { z } from 'zod';
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+const NUL = '\u0000';
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one (code units, no `u`). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export const TEXT_PROBLEMS = {
+  nul: 'must not contain NUL characters',
+  loneSurrogate: 'must not contain unpaired surrogates (malformed UTF-16)',
+  control: 'must not contain control characters',
+} as const;
 
 /**
- * User text as PostgreSQL can store it: no NUL and no other C0 control characters except tab and newlines.
- * Anything else is a 400 naming the field, never a database error.
+ * Why PostgreSQL could not store this string (text refuses NUL, jsonb refuses NUL and lone surrogates), if so.
+ * Every other character is storable.
+ */
+export function unstorableTextProblem(value: string): string | undefined {
+  if (value.includes(NUL)) return TEXT_PROBLEMS.nul;
+  if (LONE_SURROGATE.test(value)) return TEXT_PROBLEMS.loneSurrogate;
+  return undefined;
+}
+
+/**
+ * User text as PostgreSQL can store it: no lone surrogates, no NUL and no other C0 control characters except
+ * tab and newlines. Anything else is a 400 naming the field, never a database error. The one rule for text.
  */
 export const userText = () =>
-  z.string().refine((value) => !CONTROL_CHARACTERS.test(value), 'must not contain control characters');
+  z.string().superRefine((value, ctx) => {
+    const problem =
+      unstorableTextProblem(value) ?? (CONTROL_CHARACTERS.test(value) ? TEXT_PROBLEMS.control : undefined);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+export interface TextIssue {
+  /** Dotted path from the walked value's root, `(root)` for the root itself, like `validationDetails`. */
+  path: string;
+  message: string;
+}
+
+const MAX_ISSUES = 20;
+
+/**
+ * Every string (and object key) at any depth of a parsed JSON-like value that PostgreSQL could not store, with
+ * its path; at most 20. Iterative, so a deeply nested body cannot overflow the stack.
+ */
+export function findUnstorableText(value: unknown, root: readonly (string | number)[] = []): TextIssue[] {
+  return walk(value, root).map((issue) => ({
+    path: issue.path.join('.') || '(root)',
+    message: issue.message,
+  }));
+}
+
+/** A step down from the root; paths are only built for the few strings with a problem. */
+interface Step {
+  value: unknown;
+  key?: string | number;
+  parent?: Step;
+}
+
+function walk(value: unknown, root: readonly (string | number)[]) {
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  const pathOf = (step: Step, last?: string | number) => {
+    const path: (string | number)[] = last === undefined ? [] : [last];
+    for (let at: Step | undefined = step; at?.key !== undefined; at = at.parent) path.push(at.key);
+    return [...root, ...path.reverse()];
+  };
+  const pending: Step[] = [{ value }];
+  for (let step = pending.pop(); step && issues.length < MAX_ISSUES; step = pending.pop()) {
+    if (typeof step.value === 'string') {
+      const problem = unstorableTextProblem(step.value);
+      if (problem) issues.push({ path: pathOf(step), message: problem });
+    } else if (Array.isArray(step.value)) {
+      step.value.forEach((item, index) => pending.push({ value: item, key: index, parent: step }));
+    } else if (typeof step.value === 'object' && step.value !== null) {
+      for (const [key, item] of Object.entries(step.value)) {
+        const problem = unstorableTextProblem(key);
+        if (problem) issues.push({ path: pathOf(step, escapeKey(key)), message: `key ${problem}` });
+        pending.push({ value: item, key, parent: step });
+      }
+    }
+  }
+  return issues.slice(0, MAX_ISSUES);
+}
+
+/**
+ * A zod schema that first refuses unstorable text anywhere in the value (issues at their paths), then applies
+ * `schema`: for inputs that do not pass the HTTP walk, such as socket events.
+ */
+export function withStorableText<S extends z.ZodType>(schema: S) {
+  return z
+    .unknown()
+    .superRefine((value, ctx) => {
+      for (const issue of walk(value, [])) ctx.addIssue({ code: 'custom', ...issue });
+    })
+    .pipe(schema);
+}
+
+/** A key that is itself the problem is named with its bad characters escaped, so the path stays readable. */
+const escapeKey = (key: string) =>
+  // eslint-disable-next-line no-control-regex -- matching the characters that are the problem
+  key.replace(/[\u0000\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

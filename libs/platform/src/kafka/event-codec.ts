@@ -1,5 +1,6 @@
 import type { Contract, Envelope, EventOf } from '@echoloop/contracts';
 import type { IHeaders, Message } from 'kafkajs';
+import { findUnstorableText } from '../http/text';
 
 export const HEADER = {
   contentType: 'content-type',
@@ -36,6 +37,11 @@ export function decodeEvent<C extends Contract>(contract: C, value: Buffer | nul
     json = JSON.parse(value.toString('utf8'));
   } catch {
     throw new EventDecodeError('message value is not valid JSON');
+  }
+  const unstorable = findUnstorableText(json);
+  if (unstorable.length > 0) {
+    const paths = unstorable.map((issue) => `${issue.path}: ${issue.message}`);
+    throw new EventDecodeError(`event holds text PostgreSQL cannot store: ${paths.join('; ')}`);
   }
   const result = contract.schema.safeParse(json);
   if (!result.success) {

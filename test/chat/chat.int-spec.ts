@@ -94,10 +94,12 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
     });
 
     it('authenticates services with API keys that admins issue and revoke', async () => {
-      const admin = await f.registerWithRoles(['admin']);
+      // A key holds no role its minter lacks, so this admin is an experimenter too.
+      const admin = await f.registerWithRoles(['admin', 'experimenter']);
       const issued = await f.http(admin.token, 'POST', '/v1/api-keys', {
         name: 'labeller',
         roles: ['experimenter'],
+        services: ['chat-gateway'],
       });
       expect(issued).toMatchObject({
         status: 201,

@@ -7,15 +7,15 @@ import {
   type FakeVllm,
   type ReplySource,
 } from '@echoloop/testing';
-import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
-
-export const SERVICE_KEY = 'elk_eval_test_key';
+import { insertApiKey } from '../api-keys/insert-api-key';
 
 export interface EvalRunnerFixture {
   db: DataSource;
   vllm: FakeVllm;
   runner: AppProcess;
+  /** An experimenter's API key scoped to the eval-runner, used by `call` unless told otherwise. */
+  key: string;
   /** A request with the service key (or the given one; null for none); `body` is parsed when it is JSON. */
   call(
     method: string,
@@ -35,15 +35,17 @@ export async function startEvalRunner(options: {
   model: string;
   reply: ReplySource;
   before?: (db: DataSource, vllm: FakeVllm) => Promise<void>;
+  env?: Record<string, string>;
 }): Promise<EvalRunnerFixture> {
   const database = await createTestDatabase(options.database);
   const db = await new DataSource(dataSourceOptions({ url: database.url })).initialize();
   await db.runMigrations();
   const vllm = await startFakeVllm({ model: options.model, reply: options.reply });
-  await db.query(
-    `INSERT INTO api_keys (name, key_hash, prefix, roles) VALUES ('eval', $1, 'elk_eval', '{}')`,
-    [createHash('sha256').update(SERVICE_KEY).digest('hex')],
-  );
+  const { key } = await insertApiKey(db, {
+    name: 'eval',
+    roles: ['experimenter'],
+    services: ['eval-runner'],
+  });
   await options.before?.(db, vllm);
   const runner = await startApp('eval-runner', {
     DATABASE_URL: database.url,
@@ -51,15 +53,19 @@ export async function startEvalRunner(options: {
     SIMULATOR_MODEL: options.model,
     JUDGE_BASE_URL: vllm.url,
     JUDGE_MODEL: options.model,
+    // The policy's checkpoints live on the test server, as they would on the served models' host.
+    LLM_BASE_URL: vllm.url,
+    ...options.env,
   });
   return {
     db,
     vllm,
     runner,
-    async call(method, path, body, key = SERVICE_KEY) {
+    key,
+    async call(method, path, body, callKey = key) {
       const res = await fetch(`${runner.url}${path}`, {
         method,
-        headers: { 'content-type': 'application/json', ...(key && { 'x-api-key': key }) },
+        headers: { 'content-type': 'application/json', ...(callKey && { 'x-api-key': callKey }) },
         ...(body !== undefined && { body: JSON.stringify(body) }),
       });
       const text = await res.text();

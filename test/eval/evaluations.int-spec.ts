@@ -1,5 +1,6 @@
 import { parseProfilesJsonl } from '@echoloop/sentient';
-import { waitFor } from '@echoloop/testing';
+import { startFakeVllm, waitFor } from '@echoloop/testing';
+import { insertApiKey } from '../api-keys/insert-api-key';
 import { readFileSync } from 'node:fs';
 import { type EvalRunnerFixture, startEvalRunner } from './eval-runner-fixture';
 
@@ -114,4 +115,49 @@ describe('POST /v1/evaluations on the real PostgreSQL', () => {
     expect(html.text).toContain('EPM C/A/P vector');
     expect(html.text).toContain('judge <code>candidate @');
   }, 120_000);
+
+  it('takes only keys scoped to the eval-runner with the route role; expired and revoked keys at once', async () => {
+    const code = async (key: string, method = 'POST', path = '/v1/evaluations') => {
+      const res = await call(method, path, method === 'POST' ? { checkpointId: 'nope' } : undefined, key);
+      return [res.status, res.body?.error?.code];
+    };
+    const labellerOnly = await insertApiKey(f.db, { roles: ['experimenter'], services: ['reward-labeller'] });
+    expect(await code(labellerOnly.key)).toEqual([403, 'api_key_service_not_allowed']);
+    const analyst = await insertApiKey(f.db, { roles: ['analyst'], services: ['eval-runner'] });
+    expect(await code(analyst.key)).toEqual([403, 'api_key_role_not_allowed']);
+    expect(await code(analyst.key, 'POST', '/v1/simulator/sessions')).toEqual([
+      403,
+      'api_key_role_not_allowed',
+    ]);
+    const missing = '/v1/evaluations/00000000-0000-4000-8000-000000000000';
+    expect(await code(analyst.key, 'GET', missing)).toEqual([404, 'not_found']);
+    await f.db.query(`UPDATE api_keys SET expires_at = now() WHERE id = $1`, [analyst.id]);
+    expect(await code(analyst.key, 'GET', missing)).toEqual([401, 'api_key_expired']);
+    const experimenter = await insertApiKey(f.db, { roles: ['experimenter'], services: ['eval-runner'] });
+    expect(await code(experimenter.key)).toEqual([422, 'invalid_checkpoint']);
+    await f.db.query(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [experimenter.id]);
+    expect(await code(experimenter.key)).toEqual([401, 'api_key_revoked']);
+  });
+
+  it('refuses a stored checkpoint whose host the configuration does not allow, sending it nothing', async () => {
+    const elsewhere = await startFakeVllm({ model: 'candidate', reply: 'hi' });
+    try {
+      await f.db.query(
+        `INSERT INTO checkpoints (id, model_name, endpoints, status) VALUES ('moved', 'candidate', $1, 'active')`,
+        [JSON.stringify([{ baseUrl: elsewhere.url, apiKeyEnv: 'LLM_API_KEY' }])],
+      );
+      const refused = await call('POST', '/v1/evaluations', {
+        checkpointId: 'moved',
+        profiles: [chosen[0]!.id],
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.body.error).toMatchObject({
+        code: 'checkpoint_endpoint_not_allowed',
+        details: [{ path: 'endpoints.0.baseUrl' }],
+      });
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
 });

@@ -2,7 +2,7 @@ import { parseProfilesJsonl } from '@echoloop/sentient';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { type EvalRunnerFixture, SERVICE_KEY, startEvalRunner } from './eval-runner-fixture';
+import { type EvalRunnerFixture, startEvalRunner } from './eval-runner-fixture';
 
 const { profiles } = parseProfilesJsonl(readFileSync('data/sentient/profiles.jsonl', 'utf8'));
 const [warming, cooling] = profiles.filter((p) => p.pool === 'train');
@@ -127,7 +127,7 @@ describe('simulator sessions for RL rollouts', () => {
         ...process.env,
         PYTHONPATH: 'python',
         ECHOLOOP_SIMULATOR_URL: f.runner.url,
-        ECHOLOOP_SIMULATOR_KEY: SERVICE_KEY,
+        ECHOLOOP_SIMULATOR_KEY: f.key,
         ECHOLOOP_TEST_PROFILES: [warming?.id, cooling?.id, benchmark?.id].join(','),
       },
     }).catch((error: { stdout: string; stderr: string }) => error);

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { compositeReward, DEFAULT_REWARD_CONFIG } from '@echoloop/rewards';
 import { findOnTopic, replyByRules, testKafka, waitFor } from '@echoloop/testing';
+import { insertApiKey } from '../api-keys/insert-api-key';
 import {
   DEFAULT_JUDGE_RULES,
   JUDGE_SYSTEM,
@@ -175,7 +176,7 @@ describe('reward labeller on the real Kafka and PostgreSQL', () => {
     await waitFinished(f, turn.turnId);
   });
 
-  it('serves the same reward models to training jobs at POST /v1/rewards/score, with a service API key only', async () => {
+  it('serves the same reward models to training jobs at POST /v1/rewards/score, with a scoped API key only', async () => {
     const item = {
       history: [{ role: 'user', content: 'I finally finished my thesis' }],
       reply: 'Congratulations! How does it feel?',
@@ -188,12 +189,23 @@ describe('reward labeller on the real Kafka and PostgreSQL', () => {
       body: JSON.stringify({ items: [item] }),
     });
     expect(unauthenticated.status).toBe(401);
-    const key = 'elk_test_' + Date.now();
-    const { createHash } = await import('node:crypto');
-    await f.db.query(
-      `INSERT INTO api_keys (name, key_hash, prefix, roles) VALUES ('trainer', $1, 'elk_test', '{}')`,
-      [createHash('sha256').update(key).digest('hex')],
-    );
+    const score = async (apiKey: string) => {
+      const res = await fetch(`${f.labeller.url}/v1/rewards/score`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify({ items: [] }),
+      });
+      return { status: res.status, code: ((await res.json()) as any).error?.code };
+    };
+    const gatewayOnly = await insertApiKey(f.db, { roles: ['experimenter'], services: ['chat-gateway'] });
+    expect(await score(gatewayOnly.key)).toEqual({ status: 403, code: 'api_key_service_not_allowed' });
+    const user = await insertApiKey(f.db, { roles: ['user'], services: ['reward-labeller'] });
+    expect(await score(user.key)).toEqual({ status: 403, code: 'api_key_role_not_allowed' });
+    const { key } = await insertApiKey(f.db, {
+      name: 'trainer',
+      roles: ['experimenter'],
+      services: ['reward-labeller'],
+    });
     f.judge.setReply(
       replyByRules([
         {

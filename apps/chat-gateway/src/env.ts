@@ -1,4 +1,5 @@
 import { port, serviceEnv } from '@echoloop/config';
+import { apiKeyPolicyEnv, checkpointEndpointEnv } from '@echoloop/platform';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
@@ -48,6 +49,10 @@ export const gatewayEnv = serviceEnv
     DIRECTOR_EVERY_USER_TURNS: z.coerce.number().int().min(0).default(5),
     /** How often the running experiment's guardrails are checked (a breach stops it). */
     EXPERIMENT_GUARDRAIL_CHECK_MS: ms(30_000),
+    /** API keys' default and longest lifetime, and how long a rotated-out secret keeps working. */
+    ...apiKeyPolicyEnv,
+    /** Hosts checkpoints' endpoints may be on, and the variables their keys may come from. */
+    ...checkpointEndpointEnv,
     /** Both or neither: this admin is created at start-up while no admin account exists (never a promotion). */
     BOOTSTRAP_ADMIN_EMAIL: z
       .email()

@@ -1,4 +1,4 @@
-import { ApiKeyGuard, PlatformModule } from '@echoloop/platform';
+import { ApiKeyGuard, ApiKeysModule, PlatformModule } from '@echoloop/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { SentientCatalog } from './catalog';
@@ -16,7 +16,10 @@ export class AppModule {
   static register(env: EvalRunnerEnv): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot({ service: SERVICE, env, topics: [] })],
+      imports: [
+        PlatformModule.forRoot({ service: SERVICE, env, topics: [] }),
+        ApiKeysModule.forRoot({ service: SERVICE }),
+      ],
       controllers: [EvaluationsController, SimulatorSessionsController],
       providers: [
         { provide: EVAL_RUNNER_ENV, useValue: env },

@@ -1,5 +1,5 @@
 import { TOPICS } from '@echoloop/contracts';
-import { ApiKeyGuard, OUTBOX_RELAY_PROVIDERS, PlatformModule } from '@echoloop/platform';
+import { ApiKeyGuard, ApiKeysModule, OUTBOX_RELAY_PROVIDERS, PlatformModule } from '@echoloop/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { LabellerEnv } from './env';
@@ -32,6 +32,7 @@ export class AppModule {
             { topic: TOPICS.rewardTurnLabelled },
           ],
         }),
+        ApiKeysModule.forRoot({ service: SERVICE }),
       ],
       controllers: [ScoreController],
       providers: [

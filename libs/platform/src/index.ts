@@ -23,7 +23,41 @@ export { ensureTopics, type TopicSpec } from './kafka/topic-admin';
 export { KafkaLifecycle } from './kafka/kafka-lifecycle';
 export { KAFKA } from './kafka/kafka.tokens';
 export { validationDetails, ZodValidationPipe } from './http/zod-validation.pipe';
-export { ApiKeyGuard } from './http/api-key.guard';
+export { ApiKeyGuard } from './api-keys/api-key.guard';
+export { ApiKeysModule, type ApiKeysModuleOptions } from './api-keys/api-keys.module';
+export {
+  ApiKeysService,
+  LAST_USED_WRITE_INTERVAL_MS,
+  type ApiKeyPrincipal,
+  type Minter,
+} from './api-keys/api-keys.service';
+export { ApiKeyRepository } from './api-keys/api-key.repository';
+export { API_KEY_POLICY, API_KEY_SERVICE_NAME } from './api-keys/api-keys.tokens';
+export {
+  apiKeyPolicy,
+  apiKeyPolicyEnv,
+  DEFAULT_API_KEY_POLICY,
+  type ApiKeyPolicy,
+} from './api-keys/api-key-policy';
+export {
+  API_KEY_ROLES,
+  createApiKeySchema,
+  rotateApiKeySchema,
+  type CreateApiKeyInput,
+  type RotateApiKeyInput,
+} from './api-keys/api-key.schemas';
+export { API_KEY_PREFIX, generateApiKey, hashApiKey } from './api-keys/api-key-secret';
+export { REQUIRED_ROLES, Roles } from './api-keys/roles.decorator';
+export { CLOCK, systemClock, type Clock } from './clock';
+export {
+  CHECKPOINT_ENDPOINT_REFUSED,
+  checkpointEndpointEnv,
+  checkpointEndpointPolicy,
+  CheckpointEndpointRefusedError,
+  checkpointEndpointProblems,
+  checkpointModelEndpoints,
+  type CheckpointEndpointPolicy,
+} from './checkpoints/checkpoint-endpoint-policy';
 export { IS_PUBLIC, Public } from './http/public.decorator';
 export { enqueueEvent } from './outbox/enqueue-event';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox/outbox-relay';

@@ -1,27 +1,45 @@
-import { ZodValidationPipe } from '@echoloop/platform';
+import {
+  ApiKeysService,
+  createApiKeySchema,
+  type CreateApiKeyInput,
+  rotateApiKeySchema,
+  type RotateApiKeyInput,
+  ZodValidationPipe,
+} from '@echoloop/platform';
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
-import type { z } from 'zod';
 import { CurrentPrincipal, Roles } from './auth.decorators';
-import { ApiKeysService, createApiKeySchema } from './api-keys.service';
 import type { Principal } from './principal';
 
+/**
+ * Service credentials, for admins signed in as people (API keys never mint or rotate keys), with no more power
+ * than the admin holds. The secret is shown only in the answer to create and rotate.
+ */
 @Controller('v1/api-keys')
 @Roles('admin')
 export class ApiKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
-  /** The response is the only time the key itself is shown. */
   @Post()
   create(
     @CurrentPrincipal() principal: Principal,
-    @Body(new ZodValidationPipe(createApiKeySchema)) input: z.infer<typeof createApiKeySchema>,
+    @Body(new ZodValidationPipe(createApiKeySchema)) input: CreateApiKeyInput,
   ) {
-    return this.keys.create(input.name, input.roles, principal.userId);
+    return this.keys.mint(principal, input);
   }
 
   @Get()
   async list() {
     return { items: await this.keys.list() };
+  }
+
+  @Post(':id/rotate')
+  @HttpCode(200)
+  rotate(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body(new ZodValidationPipe(rotateApiKeySchema)) input: RotateApiKeyInput,
+  ) {
+    return this.keys.rotate(principal, id, input);
   }
 
   @Delete(':id')

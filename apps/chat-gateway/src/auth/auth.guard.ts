@@ -8,10 +8,9 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { Role } from '@echoloop/persistence';
 import type { Request } from 'express';
-import { IS_PUBLIC } from '@echoloop/platform';
+import { ApiKeysService, IS_PUBLIC } from '@echoloop/platform';
 import { REQUIRED_ROLES } from './auth.decorators';
 import type { Principal } from './principal';
-import { ApiKeysService } from './api-keys.service';
 import { TokenService } from './token.service';
 
 export function hasRole(principal: Principal, required: readonly Role[] | undefined): boolean {
@@ -39,7 +38,7 @@ export class AuthGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
 
     const request = context.switchToHttp().getRequest<Request & { principal?: Principal }>();
-    const principal = await this.authenticate(request);
+    const principal = await this.authenticate(request, targets);
     if (!principal) {
       throw new UnauthorizedException({
         error: { code: 'unauthorized', message: 'A valid access token is required' },
@@ -61,10 +60,21 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
-  /** A user's bearer token, or a service's `x-api-key`. */
-  private async authenticate(request: Request): Promise<Principal | undefined> {
+  /**
+   * A user's bearer token, or a service's `x-api-key`: the platform's API keys, scoped to this service and the
+   * route's roles (401/403 with their own codes; a key passes the checks below by construction).
+   */
+  private async authenticate(
+    request: Request,
+    targets: Parameters<Reflector['getAllAndOverride']>[1],
+  ): Promise<Principal | undefined> {
     const apiKey = request.headers['x-api-key'];
-    if (typeof apiKey === 'string') return this.apiKeys.authenticate(apiKey);
+    if (apiKey !== undefined) {
+      return this.apiKeys.authorize(
+        apiKey,
+        this.reflector.getAllAndOverride<Role[]>(REQUIRED_ROLES, targets),
+      );
+    }
     const token = bearerToken(request.headers.authorization);
     return token ? this.tokens.verify(token) : undefined;
   }

@@ -1,10 +1,11 @@
-import { ApiKeyEntity, UserEntity } from '@echoloop/persistence';
+import { UserEntity } from '@echoloop/persistence';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { apiKeyPolicy, ApiKeysModule } from '@echoloop/platform';
+import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { AccountChanges } from './account-changes';
 import { ApiKeysController } from './api-keys.controller';
-import { ApiKeysService } from './api-keys.service';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
@@ -12,15 +13,15 @@ import { MeController } from './me.controller';
 import { TokenService } from './token.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity, ApiKeyEntity])],
-  controllers: [AuthController, MeController, ApiKeysController],
-  providers: [
-    AccountChanges,
-    AuthService,
-    TokenService,
-    ApiKeysService,
-    { provide: APP_GUARD, useClass: AuthGuard },
+  imports: [
+    TypeOrmModule.forFeature([UserEntity]),
+    ApiKeysModule.forRoot({
+      service: 'chat-gateway',
+      policy: { inject: [GATEWAY_ENV], useFactory: (env: GatewayEnv) => apiKeyPolicy(env) },
+    }),
   ],
+  controllers: [AuthController, MeController, ApiKeysController],
+  providers: [AccountChanges, AuthService, TokenService, { provide: APP_GUARD, useClass: AuthGuard }],
   exports: [TokenService, AccountChanges],
 })
 export class AuthModule {}

@@ -1,9 +1,17 @@
-import { ChatModelClient, DEFAULT_CLIENT_OPTIONS } from '@echoloop/llm';
+import { ChatModelClient, DEFAULT_CLIENT_OPTIONS, ModelError } from '@echoloop/llm';
+import {
+  CheckpointEndpointRefusedError,
+  checkpointEndpointPolicy,
+  checkpointEndpointProblems,
+  checkpointModelEndpoints,
+} from '@echoloop/platform';
 import { CheckpointEntity, PG_ERROR, pgErrorCode } from '@echoloop/persistence';
 import {
+  BadRequestException,
   ConflictException,
   Inject,
   Injectable,
+  Logger,
   NotFoundException,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
@@ -22,11 +30,16 @@ export class CheckpointsService implements OnApplicationBootstrap {
   private readonly clients = new Map<string, { version: number; client: ChatModelClient }>();
   private readonly defaults = new TtlCache<'default', CheckpointEntity>(5_000);
   private readonly byId = new TtlCache<string, CheckpointEntity>(5_000);
+  private readonly logger = new Logger(CheckpointsService.name);
+  /** Where endpoints may be and which variables their keys may come from (CHECKPOINT_* variables). */
+  private readonly endpointPolicy;
 
   constructor(
     @InjectRepository(CheckpointEntity) private readonly checkpoints: Repository<CheckpointEntity>,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
-  ) {}
+  ) {
+    this.endpointPolicy = checkpointEndpointPolicy(env);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     const configured = {
@@ -99,6 +112,12 @@ export class CheckpointsService implements OnApplicationBootstrap {
   }
 
   async create(input: CreateCheckpointInput): Promise<CheckpointEntity> {
+    const problems = checkpointEndpointProblems(input.endpoints, this.endpointPolicy);
+    if (problems.length > 0) {
+      throw new BadRequestException({
+        error: { code: 'validation_failed', message: 'Request is invalid', details: problems },
+      });
+    }
     try {
       // insert, not save: save would silently overwrite a checkpoint with the same id.
       await this.checkpoints.insert({ ...input, isDefault: false });
@@ -113,23 +132,35 @@ export class CheckpointsService implements OnApplicationBootstrap {
     }
   }
 
-  /** A client for the checkpoint's endpoints, rebuilt when the checkpoint changes. */
+  /**
+   * A client for the checkpoint's endpoints, rebuilt when the checkpoint changes. The endpoint policy is checked on
+   * every call, so a row the configuration no longer allows is refused (a `model_rejected` turn), its key never sent.
+   */
   clientFor(checkpoint: CheckpointEntity): ChatModelClient {
+    const endpoints = this.allowedEndpoints(checkpoint);
     const version = checkpoint.updatedAt.getTime();
     const cached = this.clients.get(checkpoint.id);
     if (cached?.version === version) return cached.client;
-    const client = new ChatModelClient(
-      checkpoint.endpoints.map((endpoint) => ({
-        baseUrl: endpoint.baseUrl,
-        apiKey: (endpoint.apiKeyEnv && process.env[endpoint.apiKeyEnv]) || 'none',
-      })),
-      {
-        ...DEFAULT_CLIENT_OPTIONS,
-        firstTokenTimeoutMs: this.env.LLM_FIRST_TOKEN_TIMEOUT_MS,
-        idleTimeoutMs: this.env.LLM_IDLE_TIMEOUT_MS,
-      },
-    );
+    const client = new ChatModelClient(endpoints, {
+      ...DEFAULT_CLIENT_OPTIONS,
+      firstTokenTimeoutMs: this.env.LLM_FIRST_TOKEN_TIMEOUT_MS,
+      idleTimeoutMs: this.env.LLM_IDLE_TIMEOUT_MS,
+    });
     this.clients.set(checkpoint.id, { version, client });
     return client;
+  }
+
+  private allowedEndpoints(checkpoint: CheckpointEntity) {
+    try {
+      return checkpointModelEndpoints(checkpoint, this.endpointPolicy);
+    } catch (error) {
+      if (!(error instanceof CheckpointEndpointRefusedError)) throw error;
+      this.logger.warn(`${error.message}`);
+      throw new ModelError(
+        'model_rejected',
+        `Checkpoint ${checkpoint.id} is not allowed by configuration`,
+        false,
+      );
+    }
   }
 }

@@ -1,35 +1,39 @@
-import { ZodValidationPipe } from '@echoloop/platform';
+import { Roles, ZodValidationPipe } from '@echoloop/platform';
 import { Body, Controller, Get, Header, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { createEvaluationSchema, type CreateEvaluationInput } from './evaluation.schemas';
 import { EvaluationsService } from './evaluations.service';
 
 const uuid = new ParseUUIDPipe({ version: '4' });
 
-/** Evaluations of checkpoints on the sentient benchmark (service API key). */
+/** Evaluations of checkpoints on the sentient benchmark: experimenters run them, analysts read them too. */
 @Controller('v1/evaluations')
 export class EvaluationsController {
   constructor(private readonly evaluations: EvaluationsService) {}
 
   @Post()
   @HttpCode(202)
+  @Roles('experimenter')
   async create(@Body(new ZodValidationPipe(createEvaluationSchema)) input: CreateEvaluationInput) {
     return this.evaluations.create(input);
   }
 
   /** Two evaluations' metrics side by side (e.g. a candidate checkpoint and the default). */
   @Get('compare')
+  @Roles('experimenter', 'analyst')
   async compare(@Query('a', uuid) a: string, @Query('b', uuid) b: string) {
     const [left, right] = await Promise.all([this.evaluations.report(a), this.evaluations.report(b)]);
     return { a: { id: a, ...left.report }, b: { id: b, ...right.report } };
   }
 
   @Get(':id')
+  @Roles('experimenter', 'analyst')
   async get(@Param('id', uuid) id: string) {
     const evaluation = await this.evaluations.get(id);
     return { ...evaluation, report: (await this.evaluations.report(id)).report };
   }
 
   @Get(':id/report.html')
+  @Roles('experimenter', 'analyst')
   @Header('content-type', 'text/html; charset=utf-8')
   async html(@Param('id', uuid) id: string): Promise<string> {
     return (await this.evaluations.report(id)).html;

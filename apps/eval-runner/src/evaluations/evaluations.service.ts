@@ -1,4 +1,10 @@
 import { CheckpointEntity, EvaluationEntity, EvaluationEpisodeEntity } from '@echoloop/persistence';
+import {
+  CHECKPOINT_ENDPOINT_REFUSED,
+  checkpointEndpointPolicy,
+  checkpointEndpointProblems,
+  checkpointModelEndpoints,
+} from '@echoloop/platform';
 import { type EpisodeResult, type SentientProfile, spreadByHiddenNeed } from '@echoloop/sentient';
 import {
   Inject,
@@ -28,13 +34,17 @@ const notFound = () =>
 @Injectable()
 export class EvaluationsService implements OnApplicationBootstrap {
   private readonly running = new Map<string, Promise<void>>();
+  /** The gateway's rule for checkpoints' endpoints, applied again here where they are called. */
+  private readonly endpointPolicy;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(EVAL_RUNNER_ENV) private readonly env: EvalRunnerEnv,
     private readonly catalog: SentientCatalog,
     private readonly logger: PinoLogger,
-  ) {}
+  ) {
+    this.endpointPolicy = checkpointEndpointPolicy(env);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     const unfinished = await this.db.getRepository(EvaluationEntity).findBy({ status: 'running' });
@@ -46,6 +56,16 @@ export class EvaluationsService implements OnApplicationBootstrap {
     if (!checkpoint || checkpoint.status === 'retired') {
       throw new UnprocessableEntityException({
         error: { code: 'invalid_checkpoint', message: `Checkpoint ${input.checkpointId} is not servable` },
+      });
+    }
+    const refused = checkpointEndpointProblems(checkpoint.endpoints, this.endpointPolicy);
+    if (refused.length > 0) {
+      throw new UnprocessableEntityException({
+        error: {
+          code: CHECKPOINT_ENDPOINT_REFUSED,
+          message: `Checkpoint ${checkpoint.id} has endpoints this configuration does not allow`,
+          details: refused,
+        },
       });
     }
     const chosen = this.choose(input);
@@ -125,10 +145,13 @@ export class EvaluationsService implements OnApplicationBootstrap {
     const checkpoint = await this.db
       .getRepository(CheckpointEntity)
       .findOneByOrFail({ id: evaluation.checkpointId });
-    const endpoint = checkpoint.endpoints[0];
+    // Checked again at every (re)start: a row the configuration no longer allows fails the run, no key sent.
+    const endpoints =
+      checkpoint.endpoints.length > 0 ? checkpoint.endpoints : [{ baseUrl: evaluation.policy.baseUrl }];
+    const [endpoint] = checkpointModelEndpoints({ id: checkpoint.id, endpoints }, this.endpointPolicy);
     const policy: ModelTarget = {
       baseUrl: endpoint?.baseUrl ?? evaluation.policy.baseUrl,
-      apiKey: (endpoint?.apiKeyEnv && process.env[endpoint.apiKeyEnv]) || 'none',
+      apiKey: endpoint?.apiKey ?? 'none',
       model: checkpoint.modelName,
       contextTokens: checkpoint.contextTokens,
       maxTokens: checkpoint.decoding.maxTokens ?? this.env.EVAL_MAX_TOKENS,

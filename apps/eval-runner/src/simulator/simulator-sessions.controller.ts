@@ -1,12 +1,13 @@
-import { ZodValidationPipe } from '@echoloop/platform';
+import { Roles, ZodValidationPipe } from '@echoloop/platform';
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { openSessionSchema, type OpenSessionInput, replySchema, type ReplyInput } from './simulator.schemas';
 import { SimulatorSessionsService } from './simulator-sessions.service';
 
 const uuid = new ParseUUIDPipe({ version: '4' });
 
-/** The sentient user over HTTP for RL rollouts (service API key). */
+/** The sentient user over HTTP for RL rollouts: training jobs, run by experimenters. */
 @Controller('v1/simulator/sessions')
+@Roles('experimenter')
 export class SimulatorSessionsController {
   constructor(private readonly sessions: SimulatorSessionsService) {}
 

@@ -1,4 +1,4 @@
-import { ZodValidationPipe } from '@echoloop/platform';
+import { Roles, ZodValidationPipe } from '@echoloop/platform';
 import { compositeReward, type RewardComponent } from '@echoloop/rewards';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ComponentJudges, type JudgedReply } from '../labelling/component-judges';
@@ -8,7 +8,8 @@ import { type ScoreRequest, scoreRequestSchema } from './score.schemas';
 
 /**
  * The labeller's reward models for training jobs: the same judges, prompts and rules as live labelling, on a
- * batch of (history, reply, reference?) items. Needs a service API key.
+ * batch of (history, reply, reference?) items. Needs an API key scoped to the labeller: RL training jobs run by
+ * experimenters, or analysts scoring a data set (it reads and changes nothing stored).
  */
 @Controller('v1/rewards')
 export class ScoreController {
@@ -18,6 +19,7 @@ export class ScoreController {
   ) {}
 
   @Post('score')
+  @Roles('experimenter', 'analyst')
   @HttpCode(200)
   async score(@Body(new ZodValidationPipe(scoreRequestSchema)) request: ScoreRequest) {
     const { config } = this.labeller;

@@ -1,7 +1,14 @@
-import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { Role } from './user.entity';
 
-/** A service's credential. Only the SHA-256 of the key is stored; the key itself is shown once, at creation. */
+/** The apps that accept API keys; a key names those it may be used on. */
+export const API_KEY_SERVICES = ['chat-gateway', 'reward-labeller', 'eval-runner'] as const;
+export type ApiKeyService = (typeof API_KEY_SERVICES)[number];
+
+/**
+ * A service's credential, scoped to roles and services, with an expiry. Only the SHA-256 of the secret is stored;
+ * the secret itself is shown once, when the key is created or rotated.
+ */
 @Entity({ name: 'api_keys' })
 export class ApiKeyEntity {
   @PrimaryGeneratedColumn('uuid')
@@ -20,12 +27,33 @@ export class ApiKeyEntity {
   @Column({ type: 'text', array: true })
   roles!: Role[];
 
+  @Column({ type: 'text', array: true })
+  services!: ApiKeyService[];
+
   @Column({ name: 'created_by', type: 'uuid', nullable: true })
   createdBy!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt!: Date;
+
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;
+
+  @Column({ name: 'rotated_at', type: 'timestamptz', nullable: true })
+  rotatedAt!: Date | null;
+
+  /** The secret before the last rotation, accepted until previousKeyExpiresAt (the rotation's grace period). */
+  @Index('api_keys_previous_key_hash_idx')
+  @Column({ name: 'previous_key_hash', type: 'text', nullable: true })
+  previousKeyHash!: string | null;
+
+  @Column({ name: 'previous_key_expires_at', type: 'timestamptz', nullable: true })
+  previousKeyExpiresAt!: Date | null;
+
+  /** Written at most about once a minute per key, not on every request. */
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt!: Date | null;
 }

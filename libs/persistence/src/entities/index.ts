@@ -19,7 +19,7 @@ import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
 
 export { ACCOUNT_AUDIT_ACTORS, AccountAuditEntity, type AccountAuditActor } from './account-audit.entity';
-export { ApiKeyEntity } from './api-key.entity';
+export { API_KEY_SERVICES, ApiKeyEntity, type ApiKeyService } from './api-key.entity';
 export { CharacterEntity, type CardSpec } from './character.entity';
 export {
   CHECKPOINT_STATUSES,

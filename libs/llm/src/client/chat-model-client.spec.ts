@@ -123,6 +123,52 @@ describe('ChatModelClient against a vLLM-compatible server', () => {
     expect(text(events)).toBe('back');
   });
 
+  describe('settles the half-open trial on every path', () => {
+    let now = 0;
+    const tripped = async (reply: string) => {
+      const server = await serve({
+        reply: replyWith(reply),
+        faults: { failWith: { status: 500, message: 'boom' } },
+      });
+      const c = new ChatModelClient([{ baseUrl: server.url, apiKey: 'k' }], {
+        ...options,
+        retries: 0,
+        breaker: { failureThreshold: 1, cooldownMs: 1_000, now: () => now },
+      });
+      now = 0;
+      await collect(c.stream(request));
+      server.setFaults(undefined);
+      now = 1_000;
+      return { server, c };
+    };
+    const recovered = async (c: ChatModelClient) => {
+      const twice = await Promise.all([collect(c.stream(request)), collect(c.stream(request))]);
+      return twice.map(({ error, events }) => error?.code ?? text(events));
+    };
+
+    it('a trial made with complete(), which stops reading at done, closes the circuit', async () => {
+      const { c } = await tripped('back');
+      expect((await c.complete(request)).text).toBe('back');
+      expect(await recovered(c)).toEqual(['back', 'back']);
+    });
+
+    it('a trial whose caller breaks out after the first token frees the way for the next trial', async () => {
+      const { c } = await tripped('back again');
+      for await (const event of c.stream(request)) if (event.type === 'delta') break;
+      expect((await c.complete(request)).text).toBe('back again');
+      expect(await recovered(c)).toEqual(['back again', 'back again']);
+    });
+
+    it('a trial whose caller throws inside its loop frees the way for the next trial', async () => {
+      const { c } = await tripped('still here');
+      const consume = async () => {
+        for await (const event of c.stream(request)) if (event.type === 'delta') throw new Error('sink gone');
+      };
+      await expect(consume()).rejects.toThrow('sink gone');
+      expect((await c.complete(request)).text).toBe('still here');
+    });
+  });
+
   it('cancels the upstream request when the caller aborts', async () => {
     const server = await serve({ reply: replyWith('word '.repeat(200)), faults: { tokensPerSecond: 50 } });
     const abort = new AbortController();

@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError, APIError } from 'openai';
 import type { ChatMessage, FinishReason, ResponseFormat } from '@echoloop/openai-compat';
-import { CircuitBreaker } from './circuit-breaker';
+import { CircuitBreaker, type BreakerLease, type CircuitBreakerOptions } from './circuit-breaker';
 import { ModelError } from './model-errors';
 
 export interface ModelEndpoint {
@@ -44,7 +44,7 @@ export interface ChatModelClientOptions {
   idleTimeoutMs: number;
   /** Extra attempts (on other endpoints when there are several) before the first token. */
   retries: number;
-  breaker: { failureThreshold: number; cooldownMs: number };
+  breaker: CircuitBreakerOptions;
 }
 
 export const DEFAULT_CLIENT_OPTIONS: ChatModelClientOptions = {
@@ -89,25 +89,30 @@ export class ChatModelClient {
   async *stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatStreamEvent> {
     let lastError: ModelError | undefined;
     for (let attempt = 0; attempt <= this.options.retries; attempt++) {
-      const upstream = this.pick();
-      if (!upstream)
+      const picked = this.pick();
+      if (!picked)
         throw lastError ?? new ModelError('model_unavailable', 'every model endpoint is failing', true);
+      const { upstream, lease } = picked;
       let delivered = false;
       try {
         for await (const event of this.attempt(upstream, request, signal)) {
           delivered ||= event.type === 'delta';
+          // Settled before the caller sees it: a caller that stops at `done` never resumes this generator.
+          if (event.type === 'done') lease.succeed();
           yield event;
         }
-        upstream.breaker.success();
         return;
       } catch (error) {
         const failure = error instanceof ModelError ? error : toModelError(error);
-        if (failure.code === 'cancelled' || failure.code === 'model_rejected') upstream.breaker.release();
-        else upstream.breaker.failure();
+        if (failure.code === 'cancelled' || failure.code === 'model_rejected') lease.release();
+        else lease.fail();
         if (failure.code === 'cancelled') throw failure;
         if (delivered) throw new ModelError('model_stream_broken', failure.message, true, failure.status);
         if (!failure.retryable) throw failure;
         lastError = failure;
+      } finally {
+        // Every path not settled above (the caller broke out of its loop, or threw inside it) frees the trial.
+        lease.release();
       }
     }
     throw lastError ?? new ModelError('model_unavailable', 'no attempt was made', true);
@@ -124,12 +129,13 @@ export class ChatModelClient {
   }
 
   /** Round-robin over endpoints whose circuit lets a call through. */
-  private pick(): Upstream | undefined {
+  private pick(): { upstream: Upstream; lease: BreakerLease } | undefined {
     for (let i = 0; i < this.upstreams.length; i++) {
       const upstream = this.upstreams[(this.next + i) % this.upstreams.length];
-      if (upstream?.breaker.tryAcquire()) {
+      const lease = upstream?.breaker.acquire();
+      if (upstream && lease) {
         this.next = (this.next + i + 1) % this.upstreams.length;
-        return upstream;
+        return { upstream, lease };
       }
     }
     return undefined;

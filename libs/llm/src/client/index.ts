@@ -7,7 +7,7 @@ export {
   type ChatStreamEvent,
   type ModelEndpoint,
 } from './chat-model-client';
-export { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker';
+export { CircuitBreaker, type BreakerLease, type CircuitBreakerOptions } from './circuit-breaker';
 export { ModelError, type ModelErrorCode } from './model-errors';
 export {
   completeStructured,

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { toClientError } from './client-errors';
+import { unstorableInputError } from './storable-input.interceptor';
 
 /** A route that needs a larger (or smaller) body than its app's default; `:name` matches one path segment. */
 export interface RouteBodyLimit {
@@ -20,10 +21,12 @@ export interface BodyLimits {
 
 /**
  * Replaces Nest's body parsers (100 kB everywhere) with the app's limits, and turns what they refuse into the
- * public error shape (413, 415, 400) before Nest maps a parse error to a message quoting the body.
+ * public error shape (413, 415, 400) before Nest maps a parse error to a message quoting the body. A body or
+ * query holding text PostgreSQL cannot store is refused here too, like malformed JSON, before any guard runs.
  */
 export function installBodyParsing(app: INestApplication, limits: BodyLimits): void {
   app.use(bodyParser(limits));
+  app.use(((req, _res, next) => next(unstorableInputError(req))) as RequestHandler);
   app.use(((error, _req, _res, next) => next(toClientError(error) ?? error)) as ErrorRequestHandler);
 }
 

@@ -18,15 +18,20 @@ import { findUnstorableText } from './text';
 export class StorableInputInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
-    const req = context.switchToHttp().getRequest<Request>();
-    const details = [
-      ...findUnstorableText(req.params).map((issue) => ({ ...issue, in: 'path' })),
-      ...findUnstorableText(req.query).map((issue) => ({ ...issue, in: 'query' })),
-      ...findUnstorableText(req.body).map((issue) => ({ ...issue, in: 'body' })),
-    ];
-    if (details.length > 0) throw unstorable(details);
+    const error = unstorableInputError(context.switchToHttp().getRequest<Request>());
+    if (error) throw error;
     return next.handle();
   }
+}
+
+/** The 400 for a request whose path parameters, query or body hold a NUL or a lone surrogate, if any. */
+export function unstorableInputError(req: Pick<Request, 'params' | 'query' | 'body'>) {
+  const details = [
+    ...findUnstorableText(req.params).map((issue) => ({ ...issue, in: 'path' })),
+    ...findUnstorableText(req.query).map((issue) => ({ ...issue, in: 'query' })),
+    ...findUnstorableText(req.body).map((issue) => ({ ...issue, in: 'body' })),
+  ];
+  return details.length > 0 ? unstorable(details) : undefined;
 }
 
 /**

@@ -79,6 +79,34 @@ describe('per-user limits', () => {
     }
   });
 
+  it('answers an SSE request over the stream limit with 429 and Retry-After', async () => {
+    f.vllm.setFaults({ tokensPerSecond: 20 });
+    f.vllm.setReply(replyWith('slow '.repeat(40)));
+    try {
+      const { token } = await f.register();
+      const conversationId = await conversationFor(token);
+      const socket = await f.connect(token);
+      const first = sendAndCollect(socket, { conversationId, content: 'a', clientMessageId: 's1' });
+      await new Promise((resolve) => socket.once('message:delta', resolve));
+      const res = await fetch(`${f.gateway.url}/v1/conversations/${conversationId}/messages`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+        },
+        body: JSON.stringify({ content: 'b', clientMessageId: 's2' }),
+      });
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await res.json()).toMatchObject({ error: { code: 'too_many_streams' } });
+      expect((await first).done).toBeDefined();
+    } finally {
+      f.vllm.setFaults(undefined);
+      f.vllm.setReply(replyWith('ok then'));
+    }
+  });
+
   it('parallel sends cannot overrun the stream limit, and parallel duplicates share one reply', async () => {
     const { token } = await f.register();
     const conversationId = await conversationFor(token);

@@ -1,4 +1,3 @@
-import { HttpException } from '@nestjs/common';
 import type { Response } from 'express';
 import type { TurnDone, TurnFailure, TurnSink } from './turn-sink';
 import type { TurnAck, TurnService } from './turn.service';
@@ -46,18 +45,12 @@ async function stream(
     write(event, data);
     res.end();
   };
-  let ids: TurnAck;
-  try {
-    ids = await start({
-      delta: (event) => write('message:delta', event),
-      done: (event) => end('message:done', event),
-      error: (event) => end('message:error', event),
-    });
-  } catch (error) {
-    if (!(error instanceof HttpException)) throw error;
-    res.status(error.getStatus()).json(error.getResponse());
-    return;
-  }
+  // A refusal (429 with Retry-After, 404, ...) propagates to the error filter, as on the JSON route.
+  const ids = await start({
+    delta: (event) => write('message:delta', event),
+    done: (event) => end('message:done', event),
+    error: (event) => end('message:error', event),
+  });
   res.status(200).setHeader('Content-Type', 'text/event-stream').setHeader('Cache-Control', 'no-cache');
   res.flushHeaders();
   write('message:ack', ids);

@@ -1,11 +1,8 @@
-import type { Role } from '@echoloop/persistence';
-import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Principal } from './principal';
 
-export const REQUIRED_ROLES = 'auth:roles';
-
-/** Requires at least one of these roles (admins pass every role check). */
-export const Roles = (...roles: Role[]) => SetMetadata(REQUIRED_ROLES, roles);
+/** The platform's, so that the gateway, the OpenAPI document and every app's API-key checks read the same roles. */
+export { REQUIRED_ROLES, Roles } from '@echoloop/platform';
 
 export const CurrentPrincipal = createParamDecorator(
   (_data: unknown, context: ExecutionContext): Principal =>

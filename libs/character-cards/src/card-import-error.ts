@@ -2,6 +2,7 @@ export type CardImportErrorCode =
   | 'not_a_card'
   | 'truncated_png'
   | 'bad_crc'
+  | 'bad_image'
   | 'too_large'
   | 'unsupported_spec'
   | 'invalid_card'

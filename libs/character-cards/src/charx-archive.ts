@@ -47,7 +47,7 @@ export function readCharxArchive(
   if (!cardJson)
     throw new CardImportError('bad_archive', `CHARX archive has no ${CHARX_CARD_PATH} at its root`);
   for (const path of Object.keys(assets)) {
-    if (!isSafePath(path))
+    if (!isSafeArchivePath(path))
       throw new CardImportError('bad_archive', `CHARX entry has an unsafe path: ${path}`);
   }
   return { cardJson, assets };
@@ -56,7 +56,7 @@ export function readCharxArchive(
 export function writeCharxArchive(cardJson: string, assets: CardAssets): Uint8Array {
   const zippable: Zippable = { [CHARX_CARD_PATH]: [strToU8(cardJson), { level: 6 }] };
   for (const [path, data] of Object.entries(assets)) {
-    if (path === CHARX_CARD_PATH || !isSafePath(path))
+    if (path === CHARX_CARD_PATH || !isSafeArchivePath(path))
       throw new RangeError(`not a valid CHARX asset path: ${path}`);
     // Assets are images, audio and models, already compressed: stored as they are.
     zippable[path] = [data, { level: 0 }];
@@ -65,7 +65,7 @@ export function writeCharxArchive(cardJson: string, assets: CardAssets): Uint8Ar
 }
 
 /** Relative, `/`-separated, no `..`: an archive must not name files outside the place it is unpacked to. */
-function isSafePath(path: string): boolean {
+export function isSafeArchivePath(path: string): boolean {
   if (path === '' || path.startsWith('/') || path.includes('\\') || path.includes('\0')) return false;
   return path.split('/').every((segment) => segment !== '..' && segment !== '');
 }

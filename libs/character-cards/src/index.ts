@@ -1,3 +1,4 @@
+export { mainIconPath, sniffImageType } from './card-assets';
 export { CardImportError, type CardImportErrorCode } from './card-import-error';
 export {
   type CardAsset,
@@ -17,7 +18,7 @@ export {
   SUPPORTED_SPECS,
 } from './card-schema';
 export { toV2Backfill, upgradeV2, V3_BACKFILL_NOTICE } from './card-versions';
-export { type CardAssets, embeddedAssetPath } from './charx-archive';
+export { type CardAssets, embeddedAssetPath, isSafeArchivePath } from './charx-archive';
 export { type Decorator, parseDecorators, SPEC_DECORATORS } from './decorators';
 export { type ChatKind, listGreetings } from './greetings';
 export { type CardLimits, DEFAULT_CARD_LIMITS } from './limits';

@@ -1,8 +1,9 @@
+import { assertSafeAssetUris, mainIconPath } from './card-assets';
 import { CardImportError } from './card-import-error';
 import { type CharacterCard } from './card-schema';
 import { type CardAssets, hasZipSignature, readCharxArchive } from './charx-archive';
 import { type CardLimits, resolveLimits } from './limits';
-import { readCardTextFromPng } from './png-card';
+import { cardImageOf, readCardTextFromPng } from './png-card';
 import { hasPngSignature } from './png-chunks';
 import { validateCard } from './validate-card';
 
@@ -11,8 +12,15 @@ export type CardFormat = 'json' | 'png' | 'charx';
 export interface ImportedCard {
   card: CharacterCard;
   format: CardFormat;
+  /**
+   * PNG only: the picture, i.e. the file without its card chunks; `writeCardToPng(card, image)` gives every other
+   * chunk back byte for byte.
+   */
+  image?: Uint8Array;
   /** CHARX only: every file in the archive but `card.json`, by path (`assets/icon/images/main.png`). */
   assets?: CardAssets;
+  /** CHARX only: the path in `assets` of the card's main icon, when it names one the archive holds. */
+  mainIcon?: string;
 }
 
 /** A card from its JSON text or an already parsed value; V1 cards come back upgraded to V2. */
@@ -36,11 +44,11 @@ export function readCardFromPng(bytes: Uint8Array, limits: Partial<CardLimits> =
   return parseCardJson(readCardTextFromPng(bytes).json, resolved);
 }
 
-/** The card in a CHARX archive's `card.json`, with the archive's other files. */
+/** The card in a CHARX archive's `card.json`, with the archive's other files and the main icon's path. */
 export function readCardFromCharx(
   bytes: Uint8Array,
   limits: Partial<CardLimits> = {},
-): { card: CharacterCard; assets: CardAssets } {
+): { card: CharacterCard; assets: CardAssets; mainIcon?: string } {
   const resolved = resolveLimits(limits);
   checkSize(bytes.length, resolved);
   const { cardJson, assets } = readCharxArchive(bytes, resolved);
@@ -48,7 +56,9 @@ export function readCardFromCharx(
     ...resolved,
     maxBytes: resolved.maxUncompressedBytes,
   });
-  return { card, assets };
+  assertSafeAssetUris(card);
+  const mainIcon = mainIconPath(card, assets);
+  return mainIcon === undefined ? { card, assets } : { card, assets, mainIcon };
 }
 
 /** Reads an uploaded card file, whatever its format: PNG, CHARX (zip) or JSON, told apart by content. */
@@ -59,7 +69,9 @@ export function importCard(
 ): ImportedCard {
   const resolved = resolveLimits(limits);
   checkSize(bytes.length, resolved);
-  if (hasPngSignature(bytes)) return { card: readCardFromPng(bytes, resolved), format: 'png' };
+  if (hasPngSignature(bytes)) {
+    return { card: readCardFromPng(bytes, resolved), format: 'png', image: cardImageOf(bytes) };
+  }
   if (hasZipSignature(bytes)) return { ...readCardFromCharx(bytes, resolved), format: 'charx' };
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   if (/^\uFEFF?\s*[{[]/.test(text)) return { card: parseCardJson(text, resolved), format: 'json' };

@@ -26,6 +26,29 @@ function decodeBase64Json(text: string): string {
   return Buffer.from(trimmed, 'base64').toString('utf8');
 }
 
+const CARD_KEYWORD_SET = new Set<string>(Object.values(CARD_KEYWORDS));
+
+function isCardChunk(chunk: PngChunk): boolean {
+  return CARD_KEYWORD_SET.has(decodeTextChunk(chunk)?.keyword.toLowerCase() ?? '');
+}
+
+/**
+ * The picture of a PNG card: every chunk but the card's `chara`/`ccv3` tEXt chunks, in order and byte for byte,
+ * so `writeCardToPng(card, image)` gives the original file back. Refuses a PNG that is not an image (no IHDR
+ * first, no IDAT), since it is served as one.
+ */
+export function cardImageOf(png: Uint8Array): Uint8Array {
+  const chunks = readPngChunks(png);
+  const [first] = chunks;
+  if (first?.type !== 'IHDR' || first.data.length !== 13 || !chunks.some((chunk) => chunk.type === 'IDAT')) {
+    throw new CardImportError(
+      'bad_image',
+      'PNG has no image in it (IHDR must come first, and IDAT is missing)',
+    );
+  }
+  return encodePng(chunks.filter((chunk) => !isCardChunk(chunk)));
+}
+
 /**
  * `png` with its card chunks replaced: old `chara`/`ccv3` chunks removed (a stale `ccv3` would win over a new
  * `chara`), the new ones inserted before IEND, every other chunk kept byte for byte.
@@ -34,10 +57,7 @@ export function replaceCardChunks(
   png: Uint8Array,
   cards: ReadonlyArray<{ keyword: string; json: string }>,
 ): Uint8Array {
-  const keywords = new Set<string>(Object.values(CARD_KEYWORDS));
-  const kept = readPngChunks(png).filter(
-    (chunk) => !keywords.has(decodeTextChunk(chunk)?.keyword.toLowerCase() ?? ''),
-  );
+  const kept = readPngChunks(png).filter((chunk) => !isCardChunk(chunk));
   const added: PngChunk[] = cards.map(({ keyword, json }) =>
     encodeTextChunk(keyword, Buffer.from(json, 'utf8').toString('base64')),
   );

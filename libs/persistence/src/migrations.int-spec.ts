@@ -6,6 +6,7 @@ import { ConversationEntity, MessageEntity, UserEntity, CharacterEntity } from '
 const CORE_TABLES = [
   'account_audit',
   'api_keys',
+  'character_assets',
   'characters',
   'checkpoints',
   'conversations',

@@ -1,5 +1,6 @@
 import { AccountAuditEntity } from './account-audit.entity';
 import { ApiKeyEntity } from './api-key.entity';
+import { CharacterAssetEntity } from './character-asset.entity';
 import { CharacterEntity } from './character.entity';
 import { CheckpointEntity } from './checkpoint.entity';
 import { EvaluationEntity, EvaluationEpisodeEntity } from './evaluation.entity';
@@ -20,6 +21,7 @@ import { UserEntity } from './user.entity';
 
 export { ACCOUNT_AUDIT_ACTORS, AccountAuditEntity, type AccountAuditActor } from './account-audit.entity';
 export { API_KEY_SERVICES, ApiKeyEntity, type ApiKeyService } from './api-key.entity';
+export { CharacterAssetEntity } from './character-asset.entity';
 export { CharacterEntity, type CardSpec } from './character.entity';
 export {
   CHECKPOINT_STATUSES,
@@ -61,6 +63,7 @@ export { ROLES, UserEntity, type Role } from './user.entity';
 export const ENTITIES = [
   UserEntity,
   CharacterEntity,
+  CharacterAssetEntity,
   ConversationEntity,
   MessageEntity,
   OutboxEntity,

@@ -104,6 +104,11 @@ describe.each(APPS)('%s input policy', (app) => {
     ]);
   });
 
+  it('a body nested 5,000 levels deep is a 400', async () => {
+    const sent = await post(url(), `${'['.repeat(5_000)}${']'.repeat(5_000)}`);
+    expectError(sent, 400, 'validation_failed');
+  });
+
   it('a NUL in the query is a 400 naming the parameter', async () => {
     const sent = await send(`${running[app]!.url}/health/live?name=a%00b`, { method: 'GET' });
     expectError(sent, 400, 'validation_failed');

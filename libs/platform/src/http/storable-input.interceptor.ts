@@ -11,8 +11,8 @@ import { findUnstorableText } from './text';
 
 /**
  * The general defence of every app: a JSON or form body, query or path parameter holding a NUL or a lone
- * surrogate anywhere (PostgreSQL can store neither) is a 400 `validation_failed` naming where, before any
- * handler or schema sees it. Socket events get the same walk in their own validation (`withStorableText`).
+ * surrogate anywhere (PostgreSQL can store neither), or nested past 64 levels, is a 400 `validation_failed`
+ * naming where, before any handler or schema sees it. Socket events get the same walk in their own validation (`withStorableText`).
  */
 @Injectable()
 export class StorableInputInterceptor implements NestInterceptor {
@@ -46,5 +46,9 @@ export function assertStorableText<T>(value: T, root: readonly (string | number)
 
 const unstorable = (details: object[]) =>
   new BadRequestException({
-    error: { code: 'validation_failed', message: 'Request holds text that cannot be stored', details },
+    error: {
+      code: 'validation_failed',
+      message: 'Request holds text (or nesting) that cannot be stored',
+      details,
+    },
   });

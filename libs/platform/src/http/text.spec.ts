@@ -110,10 +110,19 @@ describe('findUnstorableText', () => {
     );
   });
 
-  it('walks a deeply nested value without overflowing the stack', () => {
-    let value: unknown = 'a\ud800';
-    for (let depth = 0; depth < 200_000; depth++) value = [value];
-    expect(findUnstorableText(value)).toHaveLength(1);
+  it('refuses nesting past 64 levels (JSON.stringify could not write it back), without overflowing the stack', () => {
+    const nest = (levels: number) => {
+      let value: unknown = 'leaf';
+      for (let depth = 0; depth < levels; depth++) value = depth % 2 ? [value] : { k: value };
+      return value;
+    };
+    expect(findUnstorableText(nest(64))).toEqual([]);
+    expect(findUnstorableText(nest(65))).toEqual([
+      { path: expect.any(String), message: TEXT_PROBLEMS.tooDeep },
+    ]);
+    expect(findUnstorableText(nest(200_000))).toEqual([
+      { path: expect.any(String), message: TEXT_PROBLEMS.tooDeep },
+    ]);
   });
 
   it('prefixes the given root', () => {

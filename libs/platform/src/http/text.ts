@@ -10,7 +10,11 @@ export const TEXT_PROBLEMS = {
   nul: 'must not contain NUL characters',
   loneSurrogate: 'must not contain unpaired surrogates (malformed UTF-16)',
   control: 'must not contain control characters',
+  tooDeep: 'must not be nested more than 64 levels deep',
 } as const;
+
+/** Deeper values cannot be serialised back (JSON.stringify recurses) or stored; no real payload comes close. */
+const MAX_DEPTH = 64;
 
 /**
  * Why PostgreSQL could not store this string (text refuses NUL, jsonb refuses NUL and lone surrogates), if so.
@@ -42,8 +46,8 @@ export interface TextIssue {
 const MAX_ISSUES = 20;
 
 /**
- * Every string (and object key) at any depth of a parsed JSON-like value that PostgreSQL could not store, with
- * its path; at most 20. Iterative, so a deeply nested body cannot overflow the stack.
+ * Every string (and object key) at any depth of a parsed JSON-like value that PostgreSQL could not store, and
+ * any nesting past 64 levels, with its path; at most 20. Iterative, so a deep body cannot overflow the stack.
  */
 export function findUnstorableText(value: unknown, root: readonly (string | number)[] = []): TextIssue[] {
   return walk(value, root).map((issue) => ({
@@ -55,6 +59,7 @@ export function findUnstorableText(value: unknown, root: readonly (string | numb
 /** A step down from the root; paths are only built for the few strings with a problem. */
 interface Step {
   value: unknown;
+  depth: number;
   key?: string | number;
   parent?: Step;
 }
@@ -66,18 +71,21 @@ function walk(value: unknown, root: readonly (string | number)[]) {
     for (let at: Step | undefined = step; at?.key !== undefined; at = at.parent) path.push(at.key);
     return [...root, ...path.reverse()];
   };
-  const pending: Step[] = [{ value }];
+  const pending: Step[] = [{ value, depth: 0 }];
   for (let step = pending.pop(); step && issues.length < MAX_ISSUES; step = pending.pop()) {
     if (typeof step.value === 'string') {
       const problem = unstorableTextProblem(step.value);
       if (problem) issues.push({ path: pathOf(step), message: problem });
+    } else if (typeof step.value === 'object' && step.value !== null && step.depth >= MAX_DEPTH) {
+      issues.push({ path: pathOf(step), message: TEXT_PROBLEMS.tooDeep });
     } else if (Array.isArray(step.value)) {
-      step.value.forEach((item, index) => pending.push({ value: item, key: index, parent: step }));
+      const depth = step.depth + 1;
+      step.value.forEach((item, index) => pending.push({ value: item, depth, key: index, parent: step }));
     } else if (typeof step.value === 'object' && step.value !== null) {
       for (const [key, item] of Object.entries(step.value)) {
         const problem = unstorableTextProblem(key);
         if (problem) issues.push({ path: pathOf(step, escapeKey(key)), message: `key ${problem}` });
-        pending.push({ value: item, key, parent: step });
+        pending.push({ value: item, depth: step.depth + 1, key, parent: step });
       }
     }
   }

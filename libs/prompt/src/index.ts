@@ -6,3 +6,5 @@ export {
   type PromptInput,
 } from './prompt-builder';
 export { TokenCalibration } from './token-calibration';
+export { buildStopStrings, cutAtFirstStop, MAX_STOP_STRINGS, type StopStringInput } from './stop-strings';
+export { StopTrimmer } from './stop-trimmer';

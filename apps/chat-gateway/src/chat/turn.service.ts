@@ -18,7 +18,7 @@ import type { Counter, Histogram } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { characterCardSchema } from '@echoloop/character-cards';
 import { deepExtractionDue } from '@echoloop/persona';
-import { buildPrompt, TokenCalibration } from '@echoloop/prompt';
+import { buildPrompt, buildStopStrings, StopTrimmer, TokenCalibration } from '@echoloop/prompt';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
 import { ConversationsService } from '../conversations/conversations.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
@@ -308,6 +308,7 @@ export class TurnService {
       (index, delta) => sink.delta({ conversationId, replyId, index, delta }),
     );
     let checkpointId = '';
+    let content = '';
     try {
       const route = await this.router.route(turn.userId);
       const { checkpoint } = route;
@@ -323,6 +324,17 @@ export class TurnService {
       );
       let finishReason: 'stop' | 'length' | 'cancelled' = 'stop';
       let usage = { promptTokens: 0, completionTokens: 0 };
+      const stop = buildStopStrings({
+        userName: context.userName,
+        characterName: context.characterName,
+        checkpointStop: checkpoint.decoding.stop,
+      });
+      // In case the server does not honour `stop`: the user never sees the model speak for them.
+      const trimmer = new StopTrimmer(stop);
+      const reveal = (text: string) => {
+        content += text;
+        batcher.push(text);
+      };
       try {
         const request = {
           model: checkpoint.modelName,
@@ -332,7 +344,7 @@ export class TurnService {
             temperature: checkpoint.decoding.temperature,
           }),
           ...(checkpoint.decoding.topP !== undefined && { topP: checkpoint.decoding.topP }),
-          ...(checkpoint.decoding.stop && { stop: checkpoint.decoding.stop }),
+          stop,
         };
         for await (const event of this.checkpoints.clientFor(checkpoint).stream(request, signal)) {
           if (event.type === 'delta') {
@@ -340,7 +352,9 @@ export class TurnService {
               ttft = performance.now() - started;
               this.ttft.observe(ttft / 1_000);
             }
-            batcher.push(filter.push(event.text));
+            reveal(trimmer.push(filter.push(event.text)));
+            // Stops reading, which cancels the upstream request: the rest is not for the user.
+            if (trimmer.stopped) break;
           } else {
             finishReason = event.finishReason;
             usage = event.usage ?? usage;
@@ -350,13 +364,14 @@ export class TurnService {
         if (!(error instanceof ModelError && error.code === 'cancelled')) throw error;
         finishReason = 'cancelled';
       }
-      batcher.push(filter.end());
+      reveal(trimmer.push(filter.end()));
+      reveal(trimmer.end());
       batcher.flush();
       const total = performance.now() - started;
       const done = {
         conversationId,
         replyId,
-        content: filter.visible,
+        content,
         finishReason,
         usage,
         latencyMs: { ttft: Math.round(ttft), total: Math.round(total) },
@@ -475,6 +490,7 @@ export class TurnService {
       persona,
       userTurn,
       characterName: card.data.name,
+      userName,
       prompt: prompt.messages,
       history: history.slice(prompt.droppedTurns),
       dropped,

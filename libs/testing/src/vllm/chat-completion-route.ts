@@ -62,7 +62,7 @@ export async function handleChatCompletion(
     return sendError(exchange, buildErrorResponse({ status: 500, message }));
   }
   const maxTokens = requestedMaxTokens(request) ?? state.maxModelLen - promptTokens;
-  const plan = planCompletion(reply, maxTokens, stopSequences(request));
+  const plan = planCompletion(reply, maxTokens, faults.ignoreStop ? [] : stopSequences(request));
   const generation = { identity: newCompletionIdentity(request.model), plan, promptTokens, faults };
   if (request.stream === true) return streamCompletion(exchange, request, generation);
   return answerCompletion(exchange, generation);

@@ -105,6 +105,17 @@ describe('fake vLLM streaming', () => {
     expect(chunks.at(-1)?.['usage']).toMatchObject({ completion_tokens: 4 });
   });
 
+  it('can play a model that writes past its stop strings, to test what the client does about it', async () => {
+    vllm.faultNextRequest({ ignoreStop: true });
+    const { payloads } = await postStreaming(url(), {
+      model: 'base',
+      messages,
+      stream: true,
+      stop: ['thank'],
+    });
+    expect(contentOf(jsonChunks(payloads))).toBe(reply);
+  });
+
   it('answers without streaming when stream is not set', async () => {
     const response = await postJson(url(), { model: 'base', messages, max_tokens: 2 });
     expect(response.status).toBe(200);

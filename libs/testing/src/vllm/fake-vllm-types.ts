@@ -13,6 +13,8 @@ export interface FakeVllmFaults {
   failAfterTokens?: number;
   /** Stop sending once this many content tokens have been sent, keeping the connection open. */
   stallAfterTokens?: number;
+  /** Generate past the request's `stop` strings, as a server (or model template) that does not honour them. */
+  ignoreStop?: boolean;
 }
 
 export type FaultSource = FakeVllmFaults | ((request: ChatCompletionRequest) => FakeVllmFaults | undefined);

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { BootstrapAdmin } from './bootstrap-admin';
-import { CLOCK, systemClock } from './clock';
+import { CLOCK, systemClock } from '@echoloop/platform';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';

@@ -1,11 +1,10 @@
-import type { AccountAuditInput } from '@echoloop/platform';
+import { type AccountAuditInput, CLOCK } from '@echoloop/platform';
 import type { Role, UserEntity } from '@echoloop/persistence';
 import { ConflictException, NotFoundException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { PinoLogger } from 'nestjs-pino';
 import { AccountChanges } from '../auth/account-changes';
 import type { Principal } from '../auth/principal';
-import { CLOCK } from './clock';
 import { type AccountsTransaction, UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 

@@ -1,9 +1,9 @@
 import type { AccountAuditEntity, UserEntity } from '@echoloop/persistence';
+import { CLOCK, type Clock } from '@echoloop/platform';
 import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { AccountChanges } from '../auth/account-changes';
 import type { Principal } from '../auth/principal';
-import { CLOCK, type Clock } from './clock';
 import { UsersRepository } from './users.repository';
 import { canonicalRoles, type ListUsersQuery, type PatchUserInput } from './users.schemas';
 

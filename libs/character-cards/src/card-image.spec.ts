@@ -3,7 +3,7 @@ import { type CharacterCard, type CharacterCardV3 } from './card-schema';
 import { mainIconPath, sniffImageType } from './card-assets';
 import { expectImportError } from './fixtures/expect-import-error';
 import { fixtureText } from './fixtures/fixtures';
-import { cardTextChunk, IEND, rawPng, realWorldImageChunks } from './fixtures/png-fixtures';
+import { cardTextChunk, IEND, rawPng, realWorldImageChunks } from '@echoloop/testing';
 import { importCard, parseCardJson } from './parse';
 import { writeCardToCharx, writeCardToPng } from './serialize';
 

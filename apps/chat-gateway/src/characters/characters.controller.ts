@@ -12,12 +12,13 @@ import {
   Patch,
   Post,
   Query,
+  Req,
   Res,
   UploadedFile,
   UseInterceptors,
 } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
@@ -67,12 +68,41 @@ export class CharactersController {
   @Roles('admin')
   @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } }))
   async import(@CurrentPrincipal() principal: Principal, @UploadedFile() file: UploadedCardFile | undefined) {
-    if (!file) {
-      throw new BadRequestException({
-        error: { code: 'file_missing', message: 'Send the card as multipart field "file"' },
-      });
+    const { buffer, originalname } = requireFile(file);
+    return view(await this.characters.importFile(buffer, originalname, creatorOf(principal)));
+  }
+
+  /** Replaces the card with a file, as `import` takes it; a PNG or CHARX also replaces the picture (admins). */
+  @Post(':id/import')
+  @Roles('admin')
+  @HttpCode(200)
+  @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } }))
+  async replace(@Param('id', ParseUUIDPipe) id: string, @UploadedFile() file: UploadedCardFile | undefined) {
+    const { buffer, originalname } = requireFile(file);
+    return view(await this.characters.replaceFile(id, buffer, originalname));
+  }
+
+  /** The character's picture (a PNG card's image without the card, or a CHARX's main icon); 304 when unchanged. */
+  @Get(':id/avatar')
+  async avatar(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const avatar = await this.characters.avatar(id);
+    res
+      .setHeader('ETag', `"${avatar.sha256}"`)
+      // Behind auth, so private; revalidated on each use, so a replaced picture shows at once (a 304 is cheap).
+      .setHeader('Cache-Control', 'private, no-cache')
+      .setHeader('X-Content-Type-Options', 'nosniff');
+    if (req.fresh) {
+      res.status(304).end();
+      return;
     }
-    return view(await this.characters.importFile(file.buffer, file.originalname, creatorOf(principal)));
+    res
+      .status(200)
+      .setHeader('Content-Type', avatar.contentType)
+      .send(await this.characters.assetData(avatar));
   }
 
   @Patch(':id')
@@ -104,6 +134,13 @@ export class CharactersController {
   remove(@Param('id', ParseUUIDPipe) id: string): Promise<void> {
     return this.characters.remove(id);
   }
+}
+
+function requireFile(file: UploadedCardFile | undefined): UploadedCardFile {
+  if (file) return file;
+  throw new BadRequestException({
+    error: { code: 'file_missing', message: 'Send the card as multipart field "file"' },
+  });
 }
 
 /** A character made with an API key has no human creator. */

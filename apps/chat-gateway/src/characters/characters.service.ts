@@ -3,7 +3,9 @@ import {
   cardToJson,
   characterCardSchema,
   importCard,
+  type ImportedCard,
   parseCardJson,
+  sniffImageType,
   writeCardToCharx,
   writeCardToPng,
 } from '@echoloop/character-cards';
@@ -13,16 +15,27 @@ import { ConflictException, Injectable, NotFoundException } from '@nestjs/common
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { rethrowAsHttp } from './card-errors';
+import {
+  CharacterAssetsRepository,
+  type NewCharacterAsset,
+  type StoredAssetInfo,
+} from './character-assets.repository';
 
 export type ExportFormat = 'json' | 'png' | 'charx';
 
 const notFound = () =>
   new NotFoundException({ error: { code: 'not_found', message: 'Character not found' } });
 
-/** Characters are stored as the whole card (lossless); name and spec are copied out for listing. */
+/**
+ * Characters are stored as the whole card (lossless); name and spec are copied out for listing. The files a card
+ * came with (a PNG's image, a CHARX's assets) are kept beside it, so exports give them back.
+ */
 @Injectable()
 export class CharactersService {
-  constructor(@InjectRepository(CharacterEntity) private readonly characters: Repository<CharacterEntity>) {}
+  constructor(
+    @InjectRepository(CharacterEntity) private readonly characters: Repository<CharacterEntity>,
+    private readonly assets: CharacterAssetsRepository,
+  ) {}
 
   list(): Promise<CharacterEntity[]> {
     return this.characters.find({ order: { createdAt: 'ASC' }, take: 500 });
@@ -42,12 +55,38 @@ export class CharactersService {
     );
   }
 
-  /** From an uploaded file: PNG (chara/ccv3 chunks), JSON or CHARX. */
+  /** From an uploaded file: PNG (chara/ccv3 chunks), JSON or CHARX, with the picture and assets it carries. */
   importFile(bytes: Uint8Array, filename: string, createdBy: string | null): Promise<CharacterEntity> {
-    return this.save(
-      this.parse(() => importCard(bytes, filename).card),
-      createdBy,
-    );
+    const imported = this.read(bytes, filename);
+    const character = this.characters.create({ ...columnsOf(imported.card), createdBy });
+    return this.assets.save(character, filesOf(imported) ?? []);
+  }
+
+  /**
+   * Replaces a character's card with an uploaded file, keeping its id and conversations. A PNG or CHARX brings
+   * its own picture and assets, replacing the stored ones; a JSON file has none, so the stored ones stay.
+   */
+  async replaceFile(id: string, bytes: Uint8Array, filename: string): Promise<CharacterEntity> {
+    const character = await this.get(id);
+    const imported = this.read(bytes, filename);
+    Object.assign(character, columnsOf(imported.card));
+    return this.assets.save(character, filesOf(imported));
+  }
+
+  /** The character's picture: a PNG card's image or a CHARX card's main icon. */
+  async avatar(id: string): Promise<StoredAssetInfo> {
+    const avatar = await this.assets.findAvatar(id);
+    if (avatar) return avatar;
+    await this.get(id);
+    throw new NotFoundException({ error: { code: 'no_avatar', message: 'This character has no picture' } });
+  }
+
+  async assetData(asset: StoredAssetInfo): Promise<Buffer> {
+    const data = await this.assets.readData(asset.id);
+    // Replaced or deleted between the two reads: the caller asks again and gets the new state.
+    if (!data)
+      throw new ConflictException({ error: { code: 'avatar_changed', message: 'The picture just changed' } });
+    return data;
   }
 
   /** Merges `data` fields into the card; the result must still be a valid card. */
@@ -69,10 +108,14 @@ export class CharactersService {
     const base = character.name.replace(/[^\w.-]+/g, '_') || 'character';
     switch (format) {
       case 'png':
-        return { body: Buffer.from(writeCardToPng(card)), contentType: 'image/png', filename: `${base}.png` };
+        return {
+          body: Buffer.from(writeCardToPng(card, await this.pngPicture(id))),
+          contentType: 'image/png',
+          filename: `${base}.png`,
+        };
       case 'charx':
         return {
-          body: Buffer.from(writeCardToCharx(card)),
+          body: Buffer.from(writeCardToCharx(card, await this.assets.archiveFiles(id))),
           contentType: 'application/zip',
           filename: `${base}.charx`,
         };
@@ -97,6 +140,23 @@ export class CharactersService {
     }
   }
 
+  /** The picture to write a PNG card into: the avatar when it is a PNG, else none (a plain image is used). */
+  private async pngPicture(id: string): Promise<Uint8Array | undefined> {
+    const avatar = await this.assets.findAvatar(id);
+    if (avatar?.contentType !== 'image/png') return undefined;
+    return (await this.assets.readData(avatar.id)) ?? undefined;
+  }
+
+  private read(bytes: Uint8Array, filename: string): ImportedCard {
+    try {
+      const imported = importCard(bytes, filename);
+      assertStorableText(imported.card, ['card']);
+      return imported;
+    } catch (error) {
+      rethrowAsHttp(error);
+    }
+  }
+
   private parse(read: () => CharacterCard): CharacterCard {
     try {
       return assertStorableText(read(), ['card']);
@@ -106,13 +166,26 @@ export class CharactersService {
   }
 
   private save(card: CharacterCard, createdBy: string | null): Promise<CharacterEntity> {
-    return this.characters.save(
-      this.characters.create({
-        name: card.data.name,
-        spec: card.spec,
-        card: card as unknown as Record<string, unknown>,
-        createdBy,
-      }),
-    );
+    return this.characters.save(this.characters.create({ ...columnsOf(card), createdBy }));
   }
+}
+
+const columnsOf = (card: CharacterCard) => ({
+  name: card.data.name,
+  spec: card.spec,
+  card: card as unknown as Record<string, unknown>,
+});
+
+/** The files to store with an imported card; undefined for a JSON card, which carries none. */
+function filesOf(imported: ImportedCard): NewCharacterAsset[] | undefined {
+  if (imported.image) {
+    return [{ path: null, isAvatar: true, contentType: 'image/png', data: imported.image }];
+  }
+  if (!imported.assets) return undefined;
+  return Object.entries(imported.assets).map(([path, data]) => ({
+    path,
+    isAvatar: path === imported.mainIcon,
+    contentType: sniffImageType(data) ?? 'application/octet-stream',
+    data,
+  }));
 }

@@ -2,6 +2,7 @@ import { CharacterEntity } from '@echoloop/persistence';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CharactersController } from '../characters/characters.controller';
+import { CharacterAssetsRepository } from '../characters/character-assets.repository';
 import { CharactersService } from '../characters/characters.service';
 import { ConversationsController } from './conversations.controller';
 import { ConversationsService } from './conversations.service';
@@ -9,7 +10,7 @@ import { ConversationsService } from './conversations.service';
 @Module({
   imports: [TypeOrmModule.forFeature([CharacterEntity])],
   controllers: [CharactersController, ConversationsController],
-  providers: [ConversationsService, CharactersService],
+  providers: [ConversationsService, CharactersService, CharacterAssetsRepository],
   exports: [ConversationsService],
 })
 export class ConversationsModule {}

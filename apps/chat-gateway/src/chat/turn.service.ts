@@ -396,7 +396,14 @@ export class TurnService {
         error instanceof ModelError
           ? { code: error.code, message: error.message, retryable: error.retryable }
           : { code: 'internal', message: 'The reply could not be completed', retryable: true };
-      if (!(error instanceof ModelError)) this.logger.error({ err: error, conversationId }, 'turn failed');
+      if (!(error instanceof ModelError)) {
+        // Ids only: the error of a failed insert carries the turn's text as query parameters (the serializer
+        // drops them too).
+        this.logger.error(
+          { err: error, conversationId, userMessageId: userMessage.id, replyId, checkpointId },
+          'turn failed',
+        );
+      }
       sink.error({ conversationId, replyId, ...failure });
     }
   }

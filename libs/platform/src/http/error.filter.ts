@@ -7,6 +7,7 @@ import {
   Logger,
 } from '@nestjs/common';
 import type { Response } from 'express';
+import { errorSerializer } from '../logging/log-serializers';
 import { ERROR_CODES as CODES, toClientError } from './client-errors';
 import { RetryAfterException } from './retry-after.exception';
 
@@ -59,16 +60,9 @@ export class ErrorFilter implements ExceptionFilter {
 }
 
 /**
- * What an unexpected error may show in a log: name, message, stack and a driver code. Never the whole object:
- * a database error carries the query's parameters (password hashes, message text).
+ * What an unexpected error may show in a log: type, message, stack and codes. Never the whole object: a database
+ * error carries the query's parameters (password hashes, message text).
  */
 function describeUnexpected(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { error: String(error) };
-  const code = (error as { driverError?: { code?: unknown } }).driverError?.code;
-  return {
-    name: error.name,
-    message: error.message,
-    stack: error.stack,
-    ...(code !== undefined && { code }),
-  };
+  return { err: errorSerializer(error) };
 }

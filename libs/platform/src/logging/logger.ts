@@ -1,4 +1,5 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import { errorSerializer, requestSerializer, responseSerializer } from './log-serializers';
 
 /** Paths whose values never reach a log line: credentials, tokens and anything else secret. */
 export const REDACTED_PATHS = [
@@ -31,6 +32,24 @@ export function loggerOptions({ service, level }: LoggerSettings): LoggerOptions
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    // Ids and codes only: no query strings, headers, bodies or the data a database error was raised about.
+    serializers: {
+      err: errorSerializer,
+      error: errorSerializer,
+      req: requestSerializer,
+      res: responseSerializer,
+    },
+    hooks: {
+      // `logger.error(err)` would make the error's raw message the line's `msg`.
+      logMethod(args, method) {
+        const [first, second] = args as unknown[];
+        if (first instanceof Error && typeof second !== 'string') {
+          const { message } = errorSerializer(first) as { message?: string };
+          return method.apply(this, [first, message ?? first.name]);
+        }
+        return method.apply(this, args);
+      },
+    },
     formatters: { level: (label) => ({ level: label }) },
   };
 }

@@ -4,6 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
 const ms = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** Unset when empty: compose passes `${VAR:-}` through as an empty string. */
+const optionalSetting = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
 export const gatewayEnv = serviceEnv
   .extend({
@@ -54,12 +57,13 @@ export const gatewayEnv = serviceEnv
     /** Hosts checkpoints' endpoints may be on, and the variables their keys may come from. */
     ...checkpointEndpointEnv,
     /** Both or neither: this admin is created at start-up while no admin account exists (never a promotion). */
-    BOOTSTRAP_ADMIN_EMAIL: z
-      .email()
-      .max(254)
-      .transform((value) => value.toLowerCase())
-      .optional(),
-    BOOTSTRAP_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').max(128).optional(),
+    BOOTSTRAP_ADMIN_EMAIL: optionalSetting(
+      z
+        .email()
+        .max(254)
+        .transform((value) => value.toLowerCase()),
+    ),
+    BOOTSTRAP_ADMIN_PASSWORD: optionalSetting(z.string().min(12, 'must be at least 12 characters').max(128)),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.JWT_SECRET) {

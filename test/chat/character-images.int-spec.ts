@@ -115,7 +115,7 @@ describe('character pictures through the gateway', () => {
     expect((await get(route, {})).status).toBe(401);
   });
 
-  it('exports the original image with fresh card chunks, and a re-import keeps the very same image', async () => {
+  it('exports the original image with fresh card chunks (PNG) or as the main icon (CHARX); re-imports keep it', async () => {
     const imported = await upload(PNG_CARD, 'kaito.png');
     await f.http(admin, 'PATCH', `/v1/characters/${imported.body.id}`, { data: { personality: 'calmer' } });
 
@@ -128,6 +128,11 @@ describe('character pictures through the gateway', () => {
     const again = await upload(exported.bytes, 'kaito.png');
     expect(again.status).toBe(201);
     expect(same((await get(`/v1/characters/${again.body.id}/avatar`)).bytes, PICTURE)).toBe(true);
+
+    const charx = await get(`/v1/characters/${imported.body.id}/export?format=charx`);
+    const fromCharx = await upload(charx.bytes, 'kaito.charx');
+    expect(fromCharx.status).toBe(201);
+    expect(same((await get(`/v1/characters/${fromCharx.body.id}/avatar`)).bytes, PICTURE)).toBe(true);
   });
 
   it("serves a CHARX card's main icon and gives every asset back on export", async () => {

@@ -5,7 +5,7 @@ import { expectImportError } from './fixtures/expect-import-error';
 import { fixtureText } from './fixtures/fixtures';
 import { cardTextChunk, IEND, rawPng, realWorldImageChunks } from '@echoloop/testing';
 import { importCard, parseCardJson } from './parse';
-import { writeCardToCharx, writeCardToPng } from './serialize';
+import { CHARX_MAIN_ICON_PATH, writeCardToCharx, writeCardToPng } from './serialize';
 
 const v2 = parseCardJson(fixtureText('v2-card.json'));
 const v3 = parseCardJson(fixtureText('v3-card.json')) as CharacterCardV3;
@@ -70,6 +70,19 @@ describe('the picture of a PNG card', () => {
         .map((chunk) => chunk.keyword),
     ).toEqual(['chara']);
     expect(importCard(exported).card).toStrictEqual(v2);
+  });
+
+  it('becomes the main icon of a CHARX export, in place of the icon the PNG stood for', () => {
+    const image = importCard(uploaded).image;
+    const charx = importCard(writeCardToCharx(v3, {}, image));
+    expect(charx.mainIcon).toBe(CHARX_MAIN_ICON_PATH);
+    expect(Buffer.from(charx.assets?.[CHARX_MAIN_ICON_PATH] ?? []).equals(picture)).toBe(true);
+    const assets = charx.card.spec === 'chara_card_v3' ? charx.card.data.assets : undefined;
+    expect(assets?.filter((asset) => asset.type === 'icon')).toEqual([
+      { type: 'icon', uri: `embeded://${CHARX_MAIN_ICON_PATH}`, name: 'main', ext: 'png' },
+    ]);
+    expect(assets).toHaveLength(v3.data.assets?.length ?? 0);
+    expect(importCard(writeCardToCharx(v2, {}, image)).mainIcon).toBe(CHARX_MAIN_ICON_PATH);
   });
 
   it('refuses a PNG that holds a card but no image', () => {

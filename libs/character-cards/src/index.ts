@@ -40,5 +40,5 @@ export {
   readCardFromCharx,
   readCardFromPng,
 } from './parse';
-export { cardToJson, writeCardToCharx, writeCardToPng } from './serialize';
+export { CHARX_MAIN_ICON_PATH, cardToJson, writeCardToCharx, writeCardToPng } from './serialize';
 export { createSolidPng } from './solid-png';

@@ -1,4 +1,4 @@
-import { type CharacterCard } from './card-schema';
+import { type CardAsset, type CharacterCard, type CharacterCardV3 } from './card-schema';
 import { toV2Backfill, upgradeV2 } from './card-versions';
 import { type CardAssets, writeCharxArchive } from './charx-archive';
 import { CARD_KEYWORDS, replaceCardChunks } from './png-card';
@@ -24,11 +24,28 @@ export function writeCardToPng(card: CharacterCard, basePng?: Uint8Array): Uint8
   return replaceCardChunks(basePng ?? createSolidPng(), chunks);
 }
 
+/** Where a CHARX export puts the picture of a card that came as a PNG. */
+export const CHARX_MAIN_ICON_PATH = 'assets/icon/images/main.png';
+
 /**
  * The card as a CHARX archive: `card.json` at the root (always V3: a V2 card is upgraded, as the format
- * requires) and `assets` at their paths, which the card's `embeded://` URIs name.
+ * requires) and `assets` at their paths, which the card's `embeded://` URIs name. `pngPicture`, the image of a
+ * PNG card, goes in as the main icon, in place of any other (in a PNG, the main icon is the PNG itself).
  */
-export function writeCardToCharx(card: CharacterCard, assets: CardAssets = {}): Uint8Array {
+export function writeCardToCharx(
+  card: CharacterCard,
+  assets: CardAssets = {},
+  pngPicture?: Uint8Array,
+): Uint8Array {
   const v3 = card.spec === 'chara_card_v3' ? card : upgradeV2(card);
-  return writeCharxArchive(JSON.stringify(v3), assets);
+  if (!pngPicture) return writeCharxArchive(JSON.stringify(v3), assets);
+  const icon: CardAsset = {
+    type: 'icon',
+    uri: `embeded://${CHARX_MAIN_ICON_PATH}`,
+    name: 'main',
+    ext: 'png',
+  };
+  const others = (v3.data.assets ?? []).filter((asset) => asset.type !== 'icon' || asset.name !== 'main');
+  const withIcon: CharacterCardV3 = { ...v3, data: { ...v3.data, assets: [icon, ...others] } };
+  return writeCharxArchive(JSON.stringify(withIcon), { ...assets, [CHARX_MAIN_ICON_PATH]: pngPicture });
 }

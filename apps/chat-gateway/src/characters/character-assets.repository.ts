@@ -13,7 +13,7 @@ export interface NewCharacterAsset {
   data: Uint8Array;
 }
 
-export type StoredAssetInfo = Pick<CharacterAssetEntity, 'id' | 'contentType' | 'sha256' | 'size'>;
+export type StoredAssetInfo = Pick<CharacterAssetEntity, 'id' | 'path' | 'contentType' | 'sha256' | 'size'>;
 
 /** Characters with the files their cards came with (images, CHARX assets), written together or not at all. */
 @Injectable()
@@ -49,7 +49,7 @@ export class CharacterAssetsRepository {
   findAvatar(characterId: string): Promise<StoredAssetInfo | null> {
     return this.db.getRepository(CharacterAssetEntity).findOne({
       where: { characterId, isAvatar: true },
-      select: { id: true, contentType: true, sha256: true, size: true },
+      select: { id: true, path: true, contentType: true, sha256: true, size: true },
     });
   }
 

@@ -1,4 +1,4 @@
-import { ZodValidationPipe } from '@echoloop/platform';
+import { ApiDoc, ZodValidationPipe } from '@echoloop/platform';
 import type { CharacterEntity } from '@echoloop/persistence';
 import {
   BadRequestException,
@@ -74,6 +74,7 @@ export class CharactersController {
 
   /** Replaces the card with a file, as `import` takes it; a PNG or CHARX also replaces the picture (admins). */
   @Post(':id/import')
+  @ApiDoc({ summary: 'Replaces the card with a file; a PNG or CHARX also replaces the picture' })
   @Roles('admin')
   @HttpCode(200)
   @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } }))
@@ -84,6 +85,7 @@ export class CharactersController {
 
   /** The character's picture (a PNG card's image without the card, or a CHARX's main icon); 304 when unchanged. */
   @Get(':id/avatar')
+  @ApiDoc({ summary: "The character's picture, with an ETag", responseType: 'image/*' })
   async avatar(
     @Param('id', ParseUUIDPipe) id: string,
     @Req() req: Request,

@@ -1,4 +1,5 @@
 import {
+  type CardAssets,
   type CharacterCard,
   cardToJson,
   characterCardSchema,
@@ -56,7 +57,7 @@ export class CharactersService {
   }
 
   /** From an uploaded file: PNG (chara/ccv3 chunks), JSON or CHARX, with the picture and assets it carries. */
-  importFile(bytes: Uint8Array, filename: string, createdBy: string | null): Promise<CharacterEntity> {
+  async importFile(bytes: Uint8Array, filename: string, createdBy: string | null): Promise<CharacterEntity> {
     const imported = this.read(bytes, filename);
     const character = this.characters.create({ ...columnsOf(imported.card), createdBy });
     return this.assets.save(character, filesOf(imported) ?? []);
@@ -115,7 +116,7 @@ export class CharactersService {
         };
       case 'charx':
         return {
-          body: Buffer.from(writeCardToCharx(card, await this.assets.archiveFiles(id))),
+          body: Buffer.from(writeCardToCharx(card, ...(await this.charxFiles(id)))),
           contentType: 'application/zip',
           filename: `${base}.charx`,
         };
@@ -145,6 +146,15 @@ export class CharactersService {
     const avatar = await this.assets.findAvatar(id);
     if (avatar?.contentType !== 'image/png') return undefined;
     return (await this.assets.readData(avatar.id)) ?? undefined;
+  }
+
+  /** A CHARX card's files as they came; a PNG card's image becomes the main icon. */
+  private async charxFiles(id: string): Promise<[CardAssets, Uint8Array?]> {
+    const files = await this.assets.archiveFiles(id);
+    if (Object.keys(files).length > 0) return [files];
+    const avatar = await this.assets.findAvatar(id);
+    if (avatar?.path !== null || avatar.contentType !== 'image/png') return [files];
+    return [files, (await this.assets.readData(avatar.id)) ?? undefined];
   }
 
   private read(bytes: Uint8Array, filename: string): ImportedCard {

@@ -135,7 +135,7 @@ describe('character pictures through the gateway', () => {
     expect(same((await get(`/v1/characters/${fromCharx.body.id}/avatar`)).bytes, PICTURE)).toBe(true);
   });
 
-  it("serves a CHARX card's main icon and gives every asset back on export", async () => {
+  it("serves a CHARX card's main icon and its files, and gives every file back on export", async () => {
     const files = {
       'assets/icon/images/main.png': PICTURE,
       'assets/background/images/alley.webp': WEBP,
@@ -148,6 +148,19 @@ describe('character pictures through the gateway', () => {
     const avatar = await get(`/v1/characters/${imported.body.id}/avatar`);
     expect(avatar.headers.get('content-type')).toBe('image/png');
     expect(same(avatar.bytes, PICTURE)).toBe(true);
+
+    const asset = (path: string) =>
+      get(`/v1/characters/${imported.body.id}/assets?path=${encodeURIComponent(path)}`);
+    const background = await asset('assets/background/images/alley.webp');
+    expect(background.headers.get('content-type')).toBe('image/webp');
+    expect(same(background.bytes, WEBP)).toBe(true);
+    const risuModule = await asset('x_risu_module.json');
+    expect(risuModule.headers.get('content-type')).toBe('application/octet-stream');
+    expect(risuModule.headers.get('content-disposition')).toBe('attachment');
+    expect(await asset('assets/none.png')).toMatchObject({
+      status: 404,
+      json: { error: { code: 'no_such_asset' } },
+    });
 
     const exported = importCard((await get(`/v1/characters/${imported.body.id}/export?format=charx`)).bytes);
     expect(exported.card).toEqual(V3);

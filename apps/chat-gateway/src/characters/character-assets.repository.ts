@@ -53,6 +53,13 @@ export class CharacterAssetsRepository {
     });
   }
 
+  findFile(characterId: string, path: string): Promise<StoredAssetInfo | null> {
+    return this.db.getRepository(CharacterAssetEntity).findOne({
+      where: { characterId, path },
+      select: { id: true, path: true, contentType: true, sha256: true, size: true },
+    });
+  }
+
   async readData(assetId: string): Promise<Buffer | null> {
     const asset = await this.db
       .getRepository(CharacterAssetEntity)

@@ -22,11 +22,13 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
+import type { StoredAssetInfo } from './character-assets.repository';
 import { CharactersService, type ExportFormat } from './characters.service';
 
 const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 const exportQuery = z.object({ format: z.enum(['json', 'png', 'charx']).default('json') }).strict();
+const assetQuery = z.object({ path: z.string().min(1).max(1024) }).strict();
 const patchBody = z.object({ data: z.record(z.string(), z.unknown()) }).strict();
 
 const view = (c: CharacterEntity) => ({
@@ -92,19 +94,20 @@ export class CharactersController {
     @Res() res: Response,
   ): Promise<void> {
     const avatar = await this.characters.avatar(id);
-    res
-      .setHeader('ETag', `"${avatar.sha256}"`)
-      // Behind auth, so private; revalidated on each use, so a replaced picture shows at once (a 304 is cheap).
-      .setHeader('Cache-Control', 'private, no-cache')
-      .setHeader('X-Content-Type-Options', 'nosniff');
-    if (req.fresh) {
-      res.status(304).end();
-      return;
-    }
-    res
-      .status(200)
-      .setHeader('Content-Type', avatar.contentType)
-      .send(await this.characters.assetData(avatar));
+    await sendStored(req, res, avatar, () => this.characters.assetData(avatar));
+  }
+
+  /** A file of the character's CHARX archive by its path there (`assets/icon/images/main.png`). */
+  @Get(':id/assets')
+  @ApiDoc({ summary: "A file of the character's CHARX archive, with an ETag", responseType: '*/*' })
+  async asset(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Query(new ZodValidationPipe(assetQuery)) query: z.infer<typeof assetQuery>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const asset = await this.characters.asset(id, query.path);
+    await sendStored(req, res, asset, () => this.characters.assetData(asset));
   }
 
   @Patch(':id')
@@ -136,6 +139,26 @@ export class CharactersController {
   remove(@Param('id', ParseUUIDPipe) id: string): Promise<void> {
     return this.characters.remove(id);
   }
+}
+
+/**
+ * Behind auth, so `private`; revalidated on each use, so a replaced picture shows at once (a 304 is cheap). A
+ * file that is not an image is only ever downloaded, never rendered.
+ */
+async function sendStored(req: Request, res: Response, file: StoredAssetInfo, read: () => Promise<Buffer>) {
+  res
+    .setHeader('ETag', `"${file.sha256}"`)
+    .setHeader('Cache-Control', 'private, no-cache')
+    .setHeader('X-Content-Type-Options', 'nosniff');
+  if (!file.contentType.startsWith('image/')) res.setHeader('Content-Disposition', 'attachment');
+  if (req.fresh) {
+    res.status(304).end();
+    return;
+  }
+  res
+    .status(200)
+    .setHeader('Content-Type', file.contentType)
+    .send(await read());
 }
 
 function requireFile(file: UploadedCardFile | undefined): UploadedCardFile {

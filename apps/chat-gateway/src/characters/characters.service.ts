@@ -82,11 +82,21 @@ export class CharactersService {
     throw new NotFoundException({ error: { code: 'no_avatar', message: 'This character has no picture' } });
   }
 
+  /** A file of the character's CHARX archive, by its path there. */
+  async asset(id: string, path: string): Promise<StoredAssetInfo> {
+    const asset = await this.assets.findFile(id, path);
+    if (asset) return asset;
+    await this.get(id);
+    throw new NotFoundException({
+      error: { code: 'no_such_asset', message: 'This character has no such file' },
+    });
+  }
+
   async assetData(asset: StoredAssetInfo): Promise<Buffer> {
     const data = await this.assets.readData(asset.id);
     // Replaced or deleted between the two reads: the caller asks again and gets the new state.
     if (!data)
-      throw new ConflictException({ error: { code: 'avatar_changed', message: 'The picture just changed' } });
+      throw new ConflictException({ error: { code: 'asset_changed', message: 'The file just changed' } });
     return data;
   }
 

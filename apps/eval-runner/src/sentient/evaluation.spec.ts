@@ -107,6 +107,7 @@ describe('sentient benchmark on the vLLM-compatible test server', () => {
         expect(text).not.toContain(profile.persona.name);
       }
       expect(call.messages[0]?.content).toContain(card.data.name);
+      expect((call as { stop?: string[] }).stop).toEqual(expect.arrayContaining(['\nUser:']));
     }
     // Think text is stripped before the simulator sees the reply.
     const simulatorCalls = server.requests.filter(

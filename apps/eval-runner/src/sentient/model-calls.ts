@@ -1,7 +1,7 @@
 import { type CharacterCard } from '@echoloop/character-cards';
 import { ChatModelClient, type ChatMessage, type ResponseFormat } from '@echoloop/llm';
 import { emptyProfile, extractFastFeatures, mergeObservations, personaGuidance } from '@echoloop/persona';
-import { buildPrompt } from '@echoloop/prompt';
+import { buildPrompt, buildStopStrings, cutAtFirstStop } from '@echoloop/prompt';
 import {
   actorJsonSchema,
   analyserJsonSchema,
@@ -81,6 +81,8 @@ export function episodeDeps(
 ): () => EpisodeDeps {
   const policyClient = clientFor(policy);
   const user = simulatorDeps(simulator, judge);
+  // The gateway's stop strings, so the policy never writes the simulated user's lines for them.
+  const stop = buildStopStrings({ userName: 'User', characterName: card.data.name });
   return () => {
     let persona = emptyProfile();
     let seen = 0;
@@ -111,9 +113,10 @@ export function episodeDeps(
           model: policy.model,
           messages: prompt.messages,
           maxTokens: policy.maxTokens,
+          stop,
           ...(policy.temperature !== undefined && { temperature: policy.temperature }),
         });
-        return reply.text;
+        return cutAtFirstStop(reply.text, stop);
       },
       ...user,
     };

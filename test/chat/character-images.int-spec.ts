@@ -169,7 +169,7 @@ describe('character pictures through the gateway', () => {
     expect(imageChunks(png.bytes).equals(PICTURE.subarray(8))).toBe(true);
   });
 
-  it('replaces the picture when a PNG replaces the card, and keeps it for a JSON card or an edit', async () => {
+  it('replaces the picture when a PNG replaces the card, keeps it for a JSON card or an edit, drops it with the character', async () => {
     const imported = await upload(PNG_CARD, 'kaito.png');
     const id = imported.body.id as string;
     const avatarBytes = async () => (await get(`/v1/characters/${id}/avatar`)).bytes;
@@ -190,6 +190,10 @@ describe('character pictures through the gateway', () => {
       headers: { authorization: `Bearer ${reader}` },
     });
     expect(reader403.status).toBe(403);
+
+    expect((await f.http(admin, 'DELETE', `/v1/characters/${id}`)).status).toBe(204);
+    const left = await f.db.query('SELECT 1 FROM character_assets WHERE character_id = $1', [id]);
+    expect(left).toEqual([]);
   });
 
   it('answers 404 with the error shape when there is no picture, and still exports a placeholder', async () => {

@@ -3,7 +3,7 @@ import { CharacterAssetEntity, CharacterEntity } from '@echoloop/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash } from 'node:crypto';
-import { type DataSource, IsNull, Not } from 'typeorm';
+import { type DataSource, type EntityManager, IsNull, Not } from 'typeorm';
 
 /** A file that came with a card, before it is stored: `path` is null for a PNG card's own image. */
 export interface NewCharacterAsset {
@@ -20,26 +20,34 @@ export type StoredAssetInfo = Pick<CharacterAssetEntity, 'id' | 'path' | 'conten
 export class CharacterAssetsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  /** Saves the character; when `assets` is given they become its only files, in the same transaction. */
-  save(character: CharacterEntity, assets?: readonly NewCharacterAsset[]): Promise<CharacterEntity> {
+  /** A new character with its files, in one transaction. */
+  create(character: CharacterEntity, assets: readonly NewCharacterAsset[]): Promise<CharacterEntity> {
     return this.db.transaction(async (manager) => {
       const saved = await manager.save(CharacterEntity, character);
+      await insertAssets(manager, saved.id, assets);
+      return saved;
+    });
+  }
+
+  /**
+   * A new card for an existing character; when `assets` is given they become its only files. The row is locked
+   * first, so concurrent replacements take turns; null when the character is gone.
+   */
+  replace(
+    id: string,
+    columns: Pick<CharacterEntity, 'name' | 'spec' | 'card'>,
+    assets?: readonly NewCharacterAsset[],
+  ): Promise<CharacterEntity | null> {
+    return this.db.transaction(async (manager) => {
+      const character = await manager.findOne(CharacterEntity, {
+        where: { id },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!character) return null;
+      const saved = await manager.save(CharacterEntity, Object.assign(character, columns));
       if (assets) {
-        await manager.delete(CharacterAssetEntity, { characterId: saved.id });
-        if (assets.length > 0) {
-          await manager.insert(
-            CharacterAssetEntity,
-            assets.map((asset) => ({
-              characterId: saved.id,
-              path: asset.path,
-              isAvatar: asset.isAvatar,
-              contentType: asset.contentType,
-              sha256: createHash('sha256').update(asset.data).digest('hex'),
-              size: asset.data.length,
-              data: Buffer.from(asset.data),
-            })),
-          );
-        }
+        await manager.delete(CharacterAssetEntity, { characterId: id });
+        await insertAssets(manager, id, assets);
       }
       return saved;
     });
@@ -76,4 +84,24 @@ export class CharacterAssetsRepository {
     });
     return Object.fromEntries(files.map((file) => [file.path, new Uint8Array(file.data)]));
   }
+}
+
+async function insertAssets(
+  manager: EntityManager,
+  characterId: string,
+  assets: readonly NewCharacterAsset[],
+): Promise<void> {
+  if (assets.length === 0) return;
+  await manager.insert(
+    CharacterAssetEntity,
+    assets.map((asset) => ({
+      characterId,
+      path: asset.path,
+      isAvatar: asset.isAvatar,
+      contentType: asset.contentType,
+      sha256: createHash('sha256').update(asset.data).digest('hex'),
+      size: asset.data.length,
+      data: Buffer.from(asset.data),
+    })),
+  );
 }

@@ -1,7 +1,7 @@
 import { importCard, parseCardJson, writeCardToCharx } from '@echoloop/character-cards';
 import { CharacterEntity } from '@echoloop/persistence';
 import { cardTextChunk, IEND, rawPng, realWorldImageChunks } from '@echoloop/testing';
-import { BadRequestException, type NotFoundException } from '@nestjs/common';
+import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { CharacterAssetsRepository } from './character-assets.repository';
@@ -26,13 +26,20 @@ describe('CharactersService and the files a card comes with', () => {
     create: jest.fn((fields: Partial<CharacterEntity>) => Object.assign(new CharacterEntity(), fields)),
     findOneBy: jest.fn(),
   };
-  const assets = { save: jest.fn(), findAvatar: jest.fn(), readData: jest.fn(), archiveFiles: jest.fn() };
+  const assets = {
+    create: jest.fn(),
+    replace: jest.fn(),
+    findAvatar: jest.fn(),
+    readData: jest.fn(),
+    archiveFiles: jest.fn(),
+  };
   let service: CharactersService;
 
   beforeEach(async () => {
     jest.clearAllMocks();
     characters.findOneBy.mockImplementation(async ({ id }: { id: string }) => (id === 'c1' ? stored : null));
-    assets.save.mockImplementation(async (character: CharacterEntity) => character);
+    assets.create.mockImplementation(async (character: CharacterEntity) => character);
+    assets.replace.mockImplementation(async (id: string) => (id === 'c1' ? stored : null));
     const moduleRef = await Test.createTestingModule({
       providers: [
         CharactersService,
@@ -45,10 +52,10 @@ describe('CharactersService and the files a card comes with', () => {
 
   it("stores a PNG card's image, without the card, as its avatar", async () => {
     await service.importFile(pngCard, 'kaito.png', 'u1');
-    expect(assets.save).toHaveBeenCalledWith(expect.objectContaining({ name: 'Kaito', createdBy: 'u1' }), [
+    expect(assets.create).toHaveBeenCalledWith(expect.objectContaining({ name: 'Kaito', createdBy: 'u1' }), [
       { path: null, isAvatar: true, contentType: 'image/png', data: expect.any(Uint8Array) },
     ]);
-    const [[, [image]]] = assets.save.mock.calls;
+    const [[, [image]]] = assets.create.mock.calls;
     expect(Buffer.from(image.data).equals(picture)).toBe(true);
   });
 
@@ -59,7 +66,7 @@ describe('CharactersService and the files a card comes with', () => {
       'module.json': Buffer.from('<html>'),
     });
     await service.importFile(charx, 'kaito.charx', null);
-    const [[, files]] = assets.save.mock.calls;
+    const [[, files]] = assets.create.mock.calls;
     expect(
       files.map(({ path, isAvatar, contentType }: Record<string, unknown>) => [path, isAvatar, contentType]),
     ).toEqual(
@@ -73,16 +80,25 @@ describe('CharactersService and the files a card comes with', () => {
 
   it('keeps the stored picture when a JSON card replaces the card, and replaces it for a PNG', async () => {
     await service.replaceFile('c1', Buffer.from(JSON.stringify(card)), 'kaito.json');
-    expect(assets.save).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'c1' }), undefined);
+    expect(assets.replace).toHaveBeenLastCalledWith(
+      'c1',
+      expect.objectContaining({ name: 'Kaito' }),
+      undefined,
+    );
     await service.replaceFile('c1', pngCard, 'kaito.png');
-    expect(assets.save).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'c1' }), [
+    expect(assets.replace).toHaveBeenLastCalledWith('c1', expect.objectContaining({ name: 'Kaito' }), [
       expect.objectContaining({ path: null, isAvatar: true }),
     ]);
   });
 
+  it('answers 404 when the character to replace is gone', async () => {
+    const gone = service.replaceFile('c2', Buffer.from(JSON.stringify(card)), 'kaito.json');
+    await expect(gone).rejects.toBeInstanceOf(NotFoundException);
+  });
+
   it('stores nothing for a file that is not a card', async () => {
     await expect(service.importFile(picture, 'plain.png', null)).rejects.toBeInstanceOf(BadRequestException);
-    expect(assets.save).not.toHaveBeenCalled();
+    expect(assets.create).not.toHaveBeenCalled();
   });
 
   it('tells a character without a picture from one that does not exist', async () => {

@@ -60,7 +60,7 @@ export class CharactersService {
   async importFile(bytes: Uint8Array, filename: string, createdBy: string | null): Promise<CharacterEntity> {
     const imported = this.read(bytes, filename);
     const character = this.characters.create({ ...columnsOf(imported.card), createdBy });
-    return this.assets.save(character, filesOf(imported) ?? []);
+    return this.assets.create(character, filesOf(imported) ?? []);
   }
 
   /**
@@ -68,10 +68,10 @@ export class CharactersService {
    * its own picture and assets, replacing the stored ones; a JSON file has none, so the stored ones stay.
    */
   async replaceFile(id: string, bytes: Uint8Array, filename: string): Promise<CharacterEntity> {
-    const character = await this.get(id);
     const imported = this.read(bytes, filename);
-    Object.assign(character, columnsOf(imported.card));
-    return this.assets.save(character, filesOf(imported));
+    const replaced = await this.assets.replace(id, columnsOf(imported.card), filesOf(imported));
+    if (!replaced) throw notFound();
+    return replaced;
   }
 
   /** The character's picture: a PNG card's image or a CHARX card's main icon. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { replyWith } from '@echoloop/testing';
+import { replyWith, waitFor } from '@echoloop/testing';
 import { sendAndCollect, startChatFixture, type ChatFixture } from './chat-fixture';
 
 // Unique per run, and in a form no id or route word could take.
@@ -51,10 +51,14 @@ describe('logs carry ids and codes, never user text', () => {
     });
     expect(json.status).toBe(503);
 
-    const logs = f.gateway.logs();
+    // Request lines are written once their response is: wait for the last one, then read everything.
+    const logs = await waitFor(() => {
+      const text = f.gateway.logs();
+      return text.includes('"path":"/v1/:value"') && text;
+    });
     expect(logs).toContain('turn failed');
     expect(logs).toContain(replyId);
-    expect(logs).toContain('/v1/conversations/:value/messages');
+    expect(logs).toContain('"path":"/v1/conversations/:value/messages"');
     expect(logs).not.toContain(MARKER);
   });
 });

@@ -86,3 +86,5 @@ export {
   type NewAdmin,
   writeAccountAudit,
 } from './accounts/admin-accounts';
+export { ApiDoc, ApiEvent, type ApiDocOptions, type ApiEventOptions } from './openapi/api-doc.decorators';
+export { type OpenApiDocument, type SocketEventDoc } from './openapi/openapi-document';

@@ -1,5 +1,5 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { dataSourceOptions } from '@echoloop/persistence';
 import type { Kafka } from 'kafkajs';
@@ -19,6 +19,7 @@ import { loggerOptions } from './logging/logger';
 import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
+import { DocsController, OPENAPI_TITLE } from './openapi/docs.controller';
 import { deadLetterTopic } from '@echoloop/contracts';
 import type { ServiceEnv } from '@echoloop/config';
 
@@ -33,7 +34,7 @@ const QUIET_ROUTES = ['/health', '/metrics'];
 
 /**
  * What every Echoloop app has: pino logs, Prometheus metrics, liveness and readiness that check PostgreSQL and
- * Kafka for real, the database connection, and an idempotent Kafka producer.
+ * Kafka for real, the database connection, an idempotent Kafka producer, and `/docs` (OpenAPI of every route).
  */
 @Module({})
 export class PlatformModule implements NestModule {
@@ -43,6 +44,7 @@ export class PlatformModule implements NestModule {
       module: PlatformModule,
       global: true,
       imports: [
+        DiscoveryModule,
         LoggerModule.forRoot({
           pinoHttp: {
             ...loggerOptions({ service, level: env.LOG_LEVEL }),
@@ -57,9 +59,10 @@ export class PlatformModule implements NestModule {
           }),
         ),
       ],
-      controllers: [HealthController, MetricsController],
+      controllers: [HealthController, MetricsController, DocsController],
       providers: [
         { provide: MetricsService, useValue: new MetricsService(service) },
+        { provide: OPENAPI_TITLE, useValue: service },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: StorableInputInterceptor },
         {

@@ -1,7 +1,8 @@
-import { Public, RetryAfterException, ZodValidationPipe } from '@echoloop/platform';
+import { ApiDoc, Public, RetryAfterException, ZodValidationPipe } from '@echoloop/platform';
 import { Body, Controller, HttpCode, Inject, Ip, Post } from '@nestjs/common';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { TokenBuckets } from '../limits/token-bucket';
+import { registeredResponse, signedInResponse } from './auth.responses';
 import { loginSchema, registerSchema, type LoginInput, type RegisterInput } from './auth.schemas';
 import { AuthService } from './auth.service';
 
@@ -20,12 +21,22 @@ export class AuthController {
   }
 
   @Post('register')
+  @ApiDoc({
+    summary: 'Creates an account (role `user`) and signs it in',
+    description: 'Throttled per client address and per account: 429 with `Retry-After`.',
+    response: registeredResponse,
+  })
   register(@Ip() ip: string, @Body(new ZodValidationPipe(registerSchema)) input: RegisterInput) {
     this.throttle(ip, input.email);
     return this.auth.register(input);
   }
 
   @Post('login')
+  @ApiDoc({
+    summary: 'Signs in with email and password',
+    description: 'Throttled per client address and per account: 429 with `Retry-After`.',
+    response: signedInResponse,
+  })
   @HttpCode(200)
   login(@Ip() ip: string, @Body(new ZodValidationPipe(loginSchema)) input: LoginInput) {
     this.throttle(ip, input.email);

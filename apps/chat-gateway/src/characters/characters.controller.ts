@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import type { StoredAssetInfo } from './character-assets.repository';
+import { characterListResponse, characterResponse } from './character.responses';
 import { CharactersService, type ExportFormat } from './characters.service';
 
 const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
@@ -49,11 +50,13 @@ export class CharactersController {
   constructor(private readonly characters: CharactersService) {}
 
   @Get()
+  @ApiDoc({ summary: 'Every character', response: characterListResponse })
   async list() {
     return { items: (await this.characters.list()).map(view) };
   }
 
   @Get(':id')
+  @ApiDoc({ summary: 'One character with its card', response: characterResponse })
   async get(@Param('id', ParseUUIDPipe) id: string) {
     return view(await this.characters.get(id));
   }
@@ -61,6 +64,10 @@ export class CharactersController {
   /** A Character Card V1/V2/V3 as a JSON body (admins). */
   @Post()
   @Roles('admin')
+  @ApiDoc({
+    summary: 'Creates a character from a Character Card V1/V2/V3 sent as JSON',
+    response: characterResponse,
+  })
   async create(@CurrentPrincipal() principal: Principal, @Body() card: unknown) {
     return view(await this.characters.create(card, creatorOf(principal)));
   }
@@ -68,6 +75,10 @@ export class CharactersController {
   /** A card file as multipart field `file`: .png (chara/ccv3), .json or .charx (admins). */
   @Post('import')
   @Roles('admin')
+  @ApiDoc({
+    summary: 'Imports a card file (multipart field `file`): .png (chara/ccv3), .json or .charx',
+    response: characterResponse,
+  })
   @UseInterceptors(FileInterceptor('file', { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } }))
   async import(@CurrentPrincipal() principal: Principal, @UploadedFile() file: UploadedCardFile | undefined) {
     const { buffer, originalname } = requireFile(file);
@@ -112,6 +123,7 @@ export class CharactersController {
 
   @Patch(':id')
   @Roles('admin')
+  @ApiDoc({ summary: "Replaces fields of the card's `data`", response: characterResponse })
   async update(
     @Param('id', ParseUUIDPipe) id: string,
     @Body(new ZodValidationPipe(patchBody)) patch: z.infer<typeof patchBody>,
@@ -120,6 +132,7 @@ export class CharactersController {
   }
 
   @Get(':id/export')
+  @ApiDoc({ summary: 'Exports the card as JSON, PNG or CHARX', responseType: 'application/octet-stream' })
   async export(
     @Param('id', ParseUUIDPipe) id: string,
     @Query(new ZodValidationPipe(exportQuery)) query: { format: ExportFormat },

@@ -1,4 +1,4 @@
-import { RetryAfterException, validationDetails, withStorableText } from '@echoloop/platform';
+import { ApiEvent, RetryAfterException, validationDetails, withStorableText } from '@echoloop/platform';
 import { HttpException, Inject, Logger } from '@nestjs/common';
 import {
   ConnectedSocket,
@@ -25,7 +25,7 @@ type AckOrError = TurnAck | { error: { code: string; message: string; details?: 
 @WebSocketGateway({ namespace: '/chat', cors: { origin: true } })
 export class ChatGateway implements OnGatewayInit, OnGatewayConnection {
   private readonly logger = new Logger(ChatGateway.name);
-  private readonly sendSchema;
+  readonly sendSchema;
 
   constructor(
     private readonly turns: TurnService,
@@ -59,6 +59,10 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection {
   }
 
   @SubscribeMessage('message:send')
+  @ApiEvent({
+    payload: (gateway: ChatGateway) => gateway.sendSchema,
+    summary: 'Sends a message and starts a turn',
+  })
   send(@ConnectedSocket() client: ChatSocket, @MessageBody() body: unknown): Promise<AckOrError> {
     return this.command(client, 'message:send', this.sendSchema, body, (input, userId) =>
       this.turns.send(userId, input, socketSink(client)),
@@ -66,6 +70,7 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection {
   }
 
   @SubscribeMessage('message:regenerate')
+  @ApiEvent({ payload: regenerateSchema, summary: 'Starts a new reply in place of this one' })
   regenerate(@ConnectedSocket() client: ChatSocket, @MessageBody() body: unknown): Promise<AckOrError> {
     return this.command(client, 'message:regenerate', regenerateSchema, body, (input, userId) =>
       this.turns.regenerate(userId, input.replyId, socketSink(client)),
@@ -105,6 +110,7 @@ export class ChatGateway implements OnGatewayInit, OnGatewayConnection {
   }
 
   @SubscribeMessage('message:stop')
+  @ApiEvent({ payload: stopSchema, summary: 'Stops a reply that is streaming' })
   stop(@ConnectedSocket() client: ChatSocket, @MessageBody() body: unknown): { stopped: boolean } {
     const parsed = stopSchema.safeParse(body);
     if (!parsed.success) return { stopped: false };

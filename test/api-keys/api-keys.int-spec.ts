@@ -1,4 +1,4 @@
-import { waitFor } from '@echoloop/testing';
+import { startFakeVllm, waitFor } from '@echoloop/testing';
 import { insertApiKey } from './insert-api-key';
 import { type ChatFixture, startChatFixture } from '../chat/chat-fixture';
 
@@ -128,5 +128,37 @@ describe('API keys (gateway)', () => {
     expect(await checkpoint({ baseUrl: f.vllm.url, apiKeyEnv: 'LLM_API_KEY' })).toMatchObject({
       status: 201,
     });
+  });
+
+  it('refuses at use a stored checkpoint whose host is no longer allowed, sending it nothing', async () => {
+    const elsewhere = await startFakeVllm({ model: 'fake-base-model', reply: 'leaked' });
+    try {
+      // A row registered under an older configuration, made the default behind the API's back.
+      await f.db.query('UPDATE checkpoints SET is_default = false');
+      await f.db.query(
+        `INSERT INTO checkpoints (id, model_name, endpoints, status, is_default) VALUES ('moved', 'fake-base-model', $1, 'active', true)`,
+        [JSON.stringify([{ baseUrl: elsewhere.url, apiKeyEnv: 'LLM_API_KEY' }])],
+      );
+      const { token } = await f.register();
+      const conversation = await f.http(token, 'POST', '/v1/conversations', { characterId: f.characterId });
+      let sent = 0;
+      // The gateway reads the default through a cache of a few seconds; turns before that use the old one.
+      const refused = await waitFor(
+        async () => {
+          const res = await f.http(token, 'POST', `/v1/conversations/${conversation.body.id}/messages`, {
+            content: 'hi',
+            clientMessageId: `m${++sent}`,
+          });
+          return res.status === 502 && res.body;
+        },
+        { timeoutMs: 15_000, intervalMs: 1_000, what: 'the turn on the moved checkpoint to be refused' },
+      );
+      expect(refused.error.code).toBe('model_rejected');
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await f.db.query('UPDATE checkpoints SET is_default = false');
+      await f.db.query(`UPDATE checkpoints SET is_default = true WHERE id = 'base'`);
+      await elsewhere.close();
+    }
   });
 });

@@ -10,6 +10,7 @@ const unique = <T>(items: T[]): T[] => [...new Set(items)];
 const expiresAt = z.iso
   .datetime({ offset: true })
   .transform((value) => new Date(value))
+  .refine((date) => !Number.isNaN(date.getTime()), 'must be a real date')
   .optional();
 
 export const createApiKeySchema = z

@@ -1,5 +1,6 @@
-import { Roles, ZodValidationPipe } from '@echoloop/platform';
-import { Body, Controller, Get, Header, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { ApiDoc, Roles, ZodValidationPipe } from '@echoloop/platform';
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { createEvaluationSchema, type CreateEvaluationInput } from './evaluation.schemas';
 import { EvaluationsService } from './evaluations.service';
 
@@ -34,8 +35,11 @@ export class EvaluationsController {
 
   @Get(':id/report.html')
   @Roles('experimenter', 'analyst')
-  @Header('content-type', 'text/html; charset=utf-8')
-  async html(@Param('id', uuid) id: string): Promise<string> {
-    return (await this.evaluations.report(id)).html;
+  @ApiDoc({ summary: 'The report as an HTML page', responseType: 'text/html' })
+  async html(@Param('id', uuid) id: string, @Res({ passthrough: true }) res: Response): Promise<string> {
+    const { html } = await this.evaluations.report(id);
+    // Declared once the page exists: a refusal before (bad id, unknown evaluation) stays JSON.
+    res.type('html');
+    return html;
   }
 }

@@ -45,7 +45,7 @@ afterAll(async () => {
 const seedOf = (text: string) => [...text].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) | 0, SEED);
 
 /** Who calls an operation: nobody on public routes, an admin or a service key where roles are named, a user else. */
-async function callersOf(op: Operation): Promise<Caller[]> {
+async function callersOf(op: Operation): Promise<(Caller & { ids?: string[] })[]> {
   const security = (op.operation['security'] ?? []) as Record<string, unknown>[];
   if (!security.length) return [{ label: 'anonymous', headers: {} }];
   const schemes = new Set(security.flatMap((s) => Object.keys(s)));
@@ -132,7 +132,7 @@ async function sweepOperation(app: AppName, op: Operation): Promise<string[]> {
   const key = operationKey(op);
   const problems: string[] = [];
   const callers = await callersOf(op);
-  const ids = [stack.characterId, stack.admin.userId];
+  const ids = [...callers.flatMap((caller) => caller.ids ?? []), stack.characterId, stack.admin.userId];
   const context = sampleContext(stack.documents[app] as unknown as Schema, ids);
   const mutations = sweepMutations(op, seedOf(`${app} ${key}`), RUNS_PER_OPERATION);
   let pastAuthentication = callers[0]?.label === 'anonymous';
@@ -173,6 +173,8 @@ describe('hostile payloads on every socket event', () => {
 
   it('every event is acknowledged in time, errors in the shape, nothing half-written', async () => {
     const user = await stack.user();
+    // Payloads name the user's own conversation and messages too, so that they reach the turn code.
+    expect(user.ids.length).toBeGreaterThan(0);
     const connect = async () => {
       socket = io(`${stack.apps['chat-gateway'].url}/chat`, {
         auth: { token: user.token },
@@ -187,7 +189,10 @@ describe('hostile payloads on every socket event', () => {
     await connect();
     const events = Object.entries(stack.documents['chat-gateway']['x-socket-events']);
     expect(events.length).toBeGreaterThan(0);
-    const context = sampleContext(stack.documents['chat-gateway'] as unknown as Schema, [stack.characterId]);
+    const context = sampleContext(stack.documents['chat-gateway'] as unknown as Schema, [
+      ...user.ids,
+      stack.characterId,
+    ]);
     const problems: string[] = [];
     for (const [event, { payload }] of events) {
       const fields = Object.keys((payload['properties'] ?? {}) as Schema);

@@ -26,7 +26,7 @@ export interface SweepStack {
   service: Caller;
   characterId: string;
   /** A new user (each operation gets its own: some delete or change their account). */
-  user(): Promise<Caller & { userId: string; token: string }>;
+  user(): Promise<Caller & { userId: string; token: string; ids: string[] }>;
   close(): Promise<void>;
 }
 
@@ -122,6 +122,22 @@ async function prepare(
     headers: { 'x-api-key': await mintServiceKey(documents['chat-gateway'], post, admin.headers) },
   };
 
+  /**
+   * A conversation of the user's own (its body from the documented schema, with the seeded character), so that
+   * requests naming it reach the code behind the ownership check: the ids of the conversation and its greeting.
+   */
+  const startConversation = async (headers: Record<string, string>): Promise<string[]> => {
+    const schema = (documents['chat-gateway'].paths['/v1/conversations']?.['post'] as any)?.requestBody
+      ?.content['application/json']?.schema as Schema | undefined;
+    if (!schema) return [];
+    const res = await post(
+      '/v1/conversations',
+      sampleOf(schema, { resolve: () => ({}), uuid: () => character.id }),
+      headers,
+    );
+    return res.status === 201 ? uuidsIn(res.body) : [];
+  };
+
   return {
     db,
     apps,
@@ -131,7 +147,8 @@ async function prepare(
     characterId: character.id,
     async user() {
       const created = await register('user');
-      return { ...created, label: 'user', headers: { authorization: `Bearer ${created.token}` } };
+      const headers = { authorization: `Bearer ${created.token}` };
+      return { ...created, label: 'user', headers, ids: await startConversation(headers) };
     },
     close,
   };
@@ -170,4 +187,13 @@ async function mintServiceKey(
     for (const [, field, index] of refused.reverse()) (body[field!] as unknown[]).splice(Number(index), 1);
   }
   throw new Error('could not mint a service API key');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Every uuid in a JSON value. */
+function uuidsIn(value: unknown): string[] {
+  if (typeof value === 'string') return UUID.test(value) ? [value] : [];
+  if (value === null || typeof value !== 'object') return [];
+  return [...new Set(Object.values(value).flatMap(uuidsIn))];
 }

@@ -1,4 +1,13 @@
-import { Controller, Get, Header, Inject, NotFoundException, Param, Res } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Header,
+  Inject,
+  NotFoundException,
+  Param,
+  Res,
+  VERSION_NEUTRAL,
+} from '@nestjs/common';
 import { ApplicationConfig, DiscoveryService, MetadataScanner } from '@nestjs/core';
 import type { Response } from 'express';
 import { Public } from '../http/public.decorator';
@@ -11,7 +20,8 @@ export const OPENAPI_TITLE = Symbol('OPENAPI_TITLE');
 
 /** `/docs`: Swagger UI over `/docs/openapi.json`, the document of every route this app serves. */
 @Public()
-@Controller('docs')
+// Version-neutral: the page finds its assets at the same place whatever versioning an app enables.
+@Controller({ path: 'docs', version: VERSION_NEUTRAL })
 export class DocsController {
   private document?: OpenApiDocument;
 

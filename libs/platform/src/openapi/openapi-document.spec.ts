@@ -10,6 +10,9 @@ import {
   Post,
   Query,
   UploadedFile,
+  Version,
+  VERSION_NEUTRAL,
+  VersioningType,
 } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
@@ -168,5 +171,43 @@ describe('OpenAPI document', () => {
 
   it('serves Swagger UI from the prefixed docs path', () => {
     expect(app.get(DocsController).page()).toContain('src="/api/docs/swagger-ui-bundle.js"');
+  });
+});
+
+@Controller({ path: 'items', version: '2' })
+class VersionedController {
+  @Get()
+  list() {
+    return [];
+  }
+
+  @Get('legacy')
+  @Version(VERSION_NEUTRAL)
+  legacy() {
+    return [];
+  }
+}
+
+describe('OpenAPI document with URI versioning', () => {
+  it('puts each route under its version, or none for version-neutral ones', async () => {
+    const module = await Test.createTestingModule({
+      imports: [DiscoveryModule],
+      controllers: [VersionedController, DocsController],
+      providers: [{ provide: OPENAPI_TITLE, useValue: 'items' }],
+    }).compile();
+    const app = module.createNestApplication({ logger: false });
+    app.enableVersioning({ type: VersioningType.URI, defaultVersion: '1' });
+    await app.init();
+    try {
+      expect(Object.keys(app.get(DocsController).openApi().paths).sort()).toEqual([
+        '/docs',
+        '/docs/openapi.json',
+        '/docs/{asset}',
+        '/items/legacy',
+        '/v2/items',
+      ]);
+    } finally {
+      await app.close();
+    }
   });
 });

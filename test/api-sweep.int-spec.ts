@@ -44,12 +44,15 @@ afterAll(async () => {
 
 const seedOf = (text: string) => [...text].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) | 0, SEED);
 
-/** Who calls an operation: nobody on public routes, an admin or a service key where roles are named, a user else. */
+/**
+ * Who calls an operation: nobody on public routes; for bearer tokens an admin where roles are named, else a new
+ * user (with a conversation of their own); the service key wherever API keys are accepted. They take turns.
+ */
 async function callersOf(op: Operation): Promise<(Caller & { ids?: string[] })[]> {
   const security = (op.operation['security'] ?? []) as Record<string, unknown>[];
   if (!security.length) return [{ label: 'anonymous', headers: {} }];
   const schemes = new Set(security.flatMap((s) => Object.keys(s)));
-  const callers: Caller[] = [];
+  const callers: (Caller & { ids?: string[] })[] = [];
   if (schemes.has('bearerAuth'))
     callers.push(op.operation['x-required-roles'] ? stack.admin : await stack.user());
   if (schemes.has('apiKey')) callers.push(stack.service);

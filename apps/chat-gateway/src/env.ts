@@ -13,7 +13,12 @@ export const gatewayEnv = serviceEnv
     PORT: port(3000),
     /** HS256 signing key for access tokens; required in production, random per process otherwise. */
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    JWT_TTL_SECONDS: z.coerce.number().int().positive().default(3_600),
+    /** Access tokens are short-lived; a refresh token (rotated on each use) renews them. */
+    JWT_TTL_SECONDS: z.coerce.number().int().positive().default(900),
+    /** A session not refreshed for this long ends by itself. */
+    REFRESH_TTL_DAYS: z.coerce.number().positive().default(30),
+    /** Longest an account's cached state (roles, disabled, sessions) is trusted if a change notification is lost. */
+    AUTH_STATE_CACHE_MS: ms(30_000),
     /** The default checkpoint, registered (or updated) from the LLM_* variables at start-up. */
     DEFAULT_CHECKPOINT_ID: z
       .string()
@@ -29,6 +34,13 @@ export const gatewayEnv = serviceEnv
     LLM_CONTEXT_TOKENS: z.coerce.number().int().positive().default(2_048),
     /** Login and registration attempts per minute from one client address (each costs a scrypt hash). */
     AUTH_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(30),
+    /** Attempts per minute on one account from one client address: what throttles a guesser. */
+    AUTH_ACCOUNT_ATTEMPTS_PER_MINUTE: z.coerce.number().int().positive().default(10),
+    /**
+     * Failed sign-ins per minute on one account from all clients together: bounds a guesser spread over many
+     * addresses, high enough that one client cannot lock the owner out.
+     */
+    AUTH_ACCOUNT_FAILURES_PER_MINUTE: z.coerce.number().int().positive().default(100),
     /** Turns a user may start per minute (burst included), per day, and stream at once. */
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
     DAILY_MESSAGE_QUOTA: z.coerce.number().int().positive().default(1_000),

@@ -75,6 +75,8 @@ export { type BodyLimits, installBodyParsing, type RouteBodyLimit } from './http
 export { assertStorableText, StorableInputInterceptor } from './http/storable-input.interceptor';
 export { toClientError } from './http/client-errors';
 export { hashPassword, verifyPassword } from './accounts/password-hasher';
+export { ACCOUNT_CHANGES_CHANNEL, notifyAccountChanged } from './accounts/account-changes';
+export { PgListener, type PgListenerOptions } from './database/pg-listener';
 export {
   type AccountAuditInput,
   type AdminOutcome,

@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { dataSourceOptions } from '@echoloop/persistence';
 import type { Kafka } from 'kafkajs';
 import { LoggerModule, PinoLogger } from 'nestjs-pino';
+import { CLOCK, systemClock } from './clock';
 import { DatabaseHealthIndicator } from './health/database.health';
 import { HealthController } from './health/health.controller';
 import { HEALTH_INDICATORS, type HealthIndicator } from './health/health-indicator';
@@ -62,6 +63,7 @@ export class PlatformModule implements NestModule {
       controllers: [HealthController, MetricsController, DocsController],
       providers: [
         { provide: MetricsService, useValue: new MetricsService(service) },
+        { provide: CLOCK, useValue: systemClock },
         { provide: OPENAPI_TITLE, useValue: service },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: StorableInputInterceptor },
@@ -89,7 +91,7 @@ export class PlatformModule implements NestModule {
           useFactory: (...indicators: HealthIndicator[]) => indicators,
         },
       ],
-      exports: [MetricsService, KAFKA, EventPublisher, KafkaLifecycle],
+      exports: [MetricsService, CLOCK, KAFKA, EventPublisher, KafkaLifecycle],
     };
   }
 

@@ -17,7 +17,8 @@ describe('admin command line', () => {
   it.each([
     [['create'], /--email/],
     [['create', '--email', 'not an email'], /--email/],
-    [['create', '--email', 'ops@example.com', '--name', 'a\u0000b'], /--name: must not contain control/],
+    [['create', '--email', 'ops@example.com', '--name', 'a\u0000b'], /--name: must not contain NUL/],
+    [['create', '--email', 'ops@example.com', '--name', 'a\u0007b'], /--name: must not contain control/],
     [['create', '--email', 'ops@example.com', '--password', 'x'], /Unknown option '--password'/],
     [['delete', '--email', 'ops@example.com'], /unknown command: delete/],
     [[], /no command/],

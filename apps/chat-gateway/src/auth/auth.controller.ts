@@ -1,50 +1,89 @@
 import { ApiDoc, Public, RetryAfterException, ZodValidationPipe } from '@echoloop/platform';
-import { Body, Controller, HttpCode, Inject, Ip, Post } from '@nestjs/common';
-import { GATEWAY_ENV, type GatewayEnv } from '../env';
-import { TokenBuckets } from '../limits/token-bucket';
+import { Body, Controller, HttpCode, Ip, Post, UnauthorizedException } from '@nestjs/common';
+import { CurrentPrincipal } from './auth.decorators';
 import { registeredResponse, signedInResponse } from './auth.responses';
-import { loginSchema, registerSchema, type LoginInput, type RegisterInput } from './auth.schemas';
+import {
+  loginSchema,
+  logoutSchema,
+  refreshSchema,
+  registerSchema,
+  type LoginInput,
+  type LogoutInput,
+  type RefreshInput,
+  type RegisterInput,
+} from './auth.schemas';
 import { AuthService } from './auth.service';
+import { LoginThrottle } from './login-throttle';
+import type { Principal } from './principal';
 
-@Public()
+const THROTTLED = 'Throttled per client address and per account and client address: 429 with `Retry-After`.';
+
 @Controller('v1/auth')
 export class AuthController {
-  /** Each attempt costs a 32 MiB scrypt hash: bound guessing and floods per client address and per account. */
-  private readonly perAddress: TokenBuckets;
-  private readonly perAccount = new TokenBuckets(10, 60_000);
-
   constructor(
     private readonly auth: AuthService,
-    @Inject(GATEWAY_ENV) env: GatewayEnv,
-  ) {
-    this.perAddress = new TokenBuckets(env.AUTH_ATTEMPTS_PER_MINUTE, 60_000);
-  }
+    private readonly throttle: LoginThrottle,
+  ) {}
 
+  @Public()
   @Post('register')
   @ApiDoc({
     summary: 'Creates an account (role `user`) and signs it in',
-    description: 'Throttled per client address and per account: 429 with `Retry-After`.',
+    description: THROTTLED,
     response: registeredResponse,
   })
   register(@Ip() ip: string, @Body(new ZodValidationPipe(registerSchema)) input: RegisterInput) {
-    this.throttle(ip, input.email);
+    this.attempt(ip, input.email);
     return this.auth.register(input);
   }
 
+  @Public()
   @Post('login')
   @ApiDoc({
-    summary: 'Signs in with email and password',
-    description: 'Throttled per client address and per account: 429 with `Retry-After`.',
+    summary: 'Signs in with email and password: a new session',
+    description: `${THROTTLED} A disabled account is a 403 \`account_disabled\`.`,
     response: signedInResponse,
   })
   @HttpCode(200)
-  login(@Ip() ip: string, @Body(new ZodValidationPipe(loginSchema)) input: LoginInput) {
-    this.throttle(ip, input.email);
-    return this.auth.login(input);
+  async login(@Ip() ip: string, @Body(new ZodValidationPipe(loginSchema)) input: LoginInput) {
+    this.attempt(ip, input.email);
+    const tokens = await this.auth.login(input);
+    if (tokens) return tokens;
+    this.throttle.failed(input.email);
+    throw new UnauthorizedException({
+      error: { code: 'invalid_credentials', message: 'Email or password is wrong' },
+    });
   }
 
-  private throttle(ip: string, email: string): void {
-    const waitMs = Math.max(this.perAddress.take(ip), this.perAccount.take(email));
+  @Public()
+  @Post('refresh')
+  @ApiDoc({
+    summary: 'Renews the session: a new access token and the next refresh token',
+    description:
+      'Each refresh token works once. Presenting a used one again ends its whole session (it was copied), ' +
+      'and is a 401 `invalid_refresh_token`, as are ended sessions and disabled accounts.',
+    response: signedInResponse,
+  })
+  @HttpCode(200)
+  refresh(@Body(new ZodValidationPipe(refreshSchema)) input: RefreshInput) {
+    return this.auth.refresh(input.refreshToken);
+  }
+
+  @Post('logout')
+  @ApiDoc({
+    summary: 'Ends this session, or with `everywhere` every session of the account',
+    description: 'Access tokens of the ended sessions stop working at once, open sockets included.',
+  })
+  @HttpCode(204)
+  async logout(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodValidationPipe(logoutSchema)) input: LogoutInput,
+  ): Promise<void> {
+    await this.auth.logout(principal, input.everywhere);
+  }
+
+  private attempt(ip: string, email: string): void {
+    const waitMs = this.throttle.attempt(ip, email);
     if (waitMs > 0) {
       throw new RetryAfterException(
         429,

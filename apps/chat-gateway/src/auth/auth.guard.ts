@@ -11,7 +11,7 @@ import type { Request } from 'express';
 import { ApiKeysService, IS_PUBLIC } from '@echoloop/platform';
 import { REQUIRED_ROLES } from './auth.decorators';
 import type { Principal } from './principal';
-import { TokenService } from './token.service';
+import { SessionStates } from './session-states';
 
 export function hasRole(principal: Principal, required: readonly Role[] | undefined): boolean {
   if (!required?.length) return true;
@@ -28,7 +28,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly tokens: TokenService,
+    private readonly sessions: SessionStates,
     private readonly apiKeys: ApiKeysService,
   ) {}
 
@@ -61,7 +61,7 @@ export class AuthGuard implements CanActivate {
   }
 
   /**
-   * A user's bearer token, or a service's `x-api-key`: the platform's API keys, scoped to this service and the
+   * A user's bearer token (checked against the account and session as they are now), or a service's `x-api-key`: the platform's API keys, scoped to this service and the
    * route's roles (401/403 with their own codes; a key passes the checks below by construction).
    */
   private async authenticate(
@@ -76,6 +76,6 @@ export class AuthGuard implements CanActivate {
       );
     }
     const token = bearerToken(request.headers.authorization);
-    return token ? this.tokens.verify(token) : undefined;
+    return token ? this.sessions.authenticate(token) : undefined;
   }
 }

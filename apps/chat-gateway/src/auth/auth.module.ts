@@ -4,12 +4,15 @@ import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { apiKeyPolicy, ApiKeysModule } from '@echoloop/platform';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
-import { AccountChanges } from './account-changes';
+import { AccountChanges, AccountChangesFromDatabase } from './account-changes';
 import { ApiKeysController } from './api-keys.controller';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
+import { AuthRepository } from './auth.repository';
 import { AuthService } from './auth.service';
+import { LoginThrottle } from './login-throttle';
 import { MeController } from './me.controller';
+import { SessionStates } from './session-states';
 import { TokenService } from './token.service';
 
 @Module({
@@ -21,7 +24,16 @@ import { TokenService } from './token.service';
     }),
   ],
   controllers: [AuthController, MeController, ApiKeysController],
-  providers: [AccountChanges, AuthService, TokenService, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [TokenService, AccountChanges],
+  providers: [
+    AccountChanges,
+    AccountChangesFromDatabase,
+    AuthRepository,
+    AuthService,
+    LoginThrottle,
+    SessionStates,
+    TokenService,
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+  exports: [SessionStates, AccountChanges],
 })
 export class AuthModule {}

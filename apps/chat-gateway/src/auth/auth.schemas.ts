@@ -18,3 +18,12 @@ export const loginSchema = z.object({ email, password: z.string().min(1).max(128
 
 export type RegisterInput = z.infer<typeof registerSchema>;
 export type LoginInput = z.infer<typeof loginSchema>;
+
+export const refreshSchema = z.object({ refreshToken: z.string().min(1).max(512) }).strict();
+export const logoutSchema = z
+  .object({ everywhere: z.boolean().default(false).describe('End every session of the account') })
+  .strict()
+  .default({ everywhere: false });
+
+export type RefreshInput = z.infer<typeof refreshSchema>;
+export type LogoutInput = z.infer<typeof logoutSchema>;

@@ -3,11 +3,15 @@ import { Controller, Delete, Get, HttpCode, NotFoundException } from '@nestjs/co
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
 import { CurrentPrincipal } from './auth.decorators';
+import { AuthService } from './auth.service';
 import type { Principal } from './principal';
 
 @Controller('v1/me')
 export class MeController {
-  constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly auth: AuthService,
+  ) {}
 
   @Get()
   async me(@CurrentPrincipal() principal: Principal) {
@@ -23,10 +27,10 @@ export class MeController {
     };
   }
 
-  /** Erasure: the account and, by cascade, every conversation and message the user produced. */
+  /** Erasure: the account and, by cascade, its sessions and every conversation and message the user produced. */
   @Delete()
   @HttpCode(204)
-  async erase(@CurrentPrincipal() principal: Principal): Promise<void> {
-    await this.users.delete({ id: principal.userId });
+  erase(@CurrentPrincipal() principal: Principal): Promise<void> {
+    return this.auth.erase(principal);
   }
 }

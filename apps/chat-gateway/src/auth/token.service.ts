@@ -1,15 +1,21 @@
-import type { Role } from '@echoloop/persistence';
-import { ROLES } from '@echoloop/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import { jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
-import type { Principal } from './principal';
 
 const ISSUER = 'echoloop';
-const claims = z.object({ sub: z.uuid(), roles: z.array(z.enum(ROLES)) });
+const claims = z.object({ sub: z.uuid(), sid: z.uuid() });
 
-/** HS256 access tokens: short-lived, carrying the user id and roles. */
+/** Who a valid access token names; whether that account and session may still act is SessionStates' question. */
+export interface AccessClaims {
+  userId: string;
+  sessionId: string;
+}
+
+/**
+ * HS256 access tokens: short-lived, naming the user and the session. Roles are not in the token: they are read
+ * from the account as it is now, so a change takes effect at once.
+ */
 @Injectable()
 export class TokenService {
   private readonly key: Uint8Array;
@@ -18,8 +24,12 @@ export class TokenService {
     this.key = new TextEncoder().encode(env.JWT_SECRET);
   }
 
-  issue(userId: string, roles: readonly Role[]): Promise<string> {
-    return new SignJWT({ roles: [...roles] })
+  get ttlSeconds(): number {
+    return this.env.JWT_TTL_SECONDS;
+  }
+
+  issue({ userId, sessionId }: AccessClaims): Promise<string> {
+    return new SignJWT({ sid: sessionId })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(userId)
       .setIssuer(ISSUER)
@@ -28,12 +38,16 @@ export class TokenService {
       .sign(this.key);
   }
 
-  /** The principal for a valid token; undefined for anything else (expired, forged, malformed). */
-  async verify(token: string): Promise<Principal | undefined> {
+  /** The claims of a valid token; undefined for anything else (expired, forged, malformed, without `exp`). */
+  async verify(token: string): Promise<AccessClaims | undefined> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, this.key, {
+        issuer: ISSUER,
+        algorithms: ['HS256'],
+        requiredClaims: ['exp', 'iat', 'sub', 'sid'],
+      });
       const parsed = claims.safeParse(payload);
-      return parsed.success ? { userId: parsed.data.sub, roles: parsed.data.roles, kind: 'user' } : undefined;
+      return parsed.success ? { userId: parsed.data.sub, sessionId: parsed.data.sid } : undefined;
     } catch {
       return undefined;
     }

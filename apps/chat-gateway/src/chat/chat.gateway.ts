@@ -3,59 +3,38 @@ import { HttpException, Inject, Logger } from '@nestjs/common';
 import {
   ConnectedSocket,
   MessageBody,
-  type OnGatewayConnection,
   type OnGatewayInit,
   SubscribeMessage,
   WebSocketGateway,
 } from '@nestjs/websockets';
 import type { Namespace, Socket } from 'socket.io';
 import type { z } from 'zod';
-import { bearerToken } from '../auth/auth.guard';
 import type { Principal } from '../auth/principal';
-import { TokenService } from '../auth/token.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { regenerateSchema, sendMessageSchema, stopSchema } from './chat.schemas';
+import { type ChatSocket, SocketSessions } from './socket-sessions';
 import type { TurnSink } from './turn-sink';
 import { TurnService, type TurnAck } from './turn.service';
 
-type ChatSocket = Socket & { data: { principal?: Principal } };
 type AckOrError = TurnAck | { error: { code: string; message: string; details?: unknown } };
 
 /** socket.io namespace `/chat`: the access token travels in the handshake `auth.token`. */
 @WebSocketGateway({ namespace: '/chat', cors: { origin: true } })
-export class ChatGateway implements OnGatewayInit, OnGatewayConnection {
+export class ChatGateway implements OnGatewayInit {
   private readonly logger = new Logger(ChatGateway.name);
   readonly sendSchema;
 
   constructor(
     private readonly turns: TurnService,
-    private readonly tokens: TokenService,
+    private readonly socketSessions: SocketSessions,
     @Inject(GATEWAY_ENV) env: GatewayEnv,
   ) {
     this.sendSchema = sendMessageSchema(env.MAX_MESSAGE_CHARS);
   }
 
-  /** Authenticates in the handshake: a bad token never gets a connection (the client sees connect_error). */
+  /** Authenticates in the handshake; open sockets follow their account (SocketSessions). */
   afterInit(namespace: Namespace): void {
-    namespace.use((socket: ChatSocket, next) => {
-      const auth = socket.handshake.auth as { token?: unknown };
-      const raw =
-        typeof auth.token === 'string' ? auth.token : bearerToken(socket.handshake.headers.authorization);
-      void (raw ? this.tokens.verify(raw) : Promise.resolve(undefined)).then((principal) => {
-        if (!principal) {
-          const refusal = Object.assign(new Error('unauthorized'), {
-            data: { code: 'unauthorized', message: 'A valid access token is required', retryable: false },
-          });
-          return next(refusal);
-        }
-        socket.data.principal = principal;
-        next();
-      });
-    });
-  }
-
-  async handleConnection(client: ChatSocket): Promise<void> {
-    await client.join(`user:${principalOf(client).userId}`);
+    this.socketSessions.attach(namespace);
   }
 
   @SubscribeMessage('message:send')

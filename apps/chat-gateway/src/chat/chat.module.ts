@@ -5,6 +5,7 @@ import { CheckpointsModule } from '../checkpoints/checkpoints.module';
 import { ConversationsModule } from '../conversations/conversations.module';
 import { ExperimentsModule } from '../experiments/experiments.module';
 import { ChatGateway } from './chat.gateway';
+import { SocketSessions } from './socket-sessions';
 import { LimitsService } from '../limits/limits.service';
 import { DirectorService } from '../director/director.service';
 import { MemoryService } from '../memory/memory.service';
@@ -29,6 +30,7 @@ import { TurnService } from './turn.service';
   controllers: [MessagesController, RepliesController, PersonaController],
   providers: [
     ChatGateway,
+    SocketSessions,
     TurnService,
     LimitsService,
     MemoryService,

@@ -11,6 +11,15 @@ export class TokenBuckets {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The milliseconds until a token is available (0: now), without taking it. */
+  wait(key: string): number {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return 0;
+    const rate = this.capacity / this.windowMs;
+    const tokens = Math.min(this.capacity, bucket.tokens + (this.now() - bucket.at) * rate);
+    return tokens >= 1 ? 0 : Math.ceil((1 - tokens) / rate);
+  }
+
   /** Takes a token; returns 0 when allowed, else the milliseconds until one is available. */
   take(key: string): number {
     const now = this.now();

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { BootstrapAdmin } from './bootstrap-admin';
-import { CLOCK, systemClock } from '@echoloop/platform';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
@@ -9,6 +8,6 @@ import { UsersService } from './users.service';
 @Module({
   imports: [AuthModule],
   controllers: [UsersController],
-  providers: [UsersService, UsersRepository, BootstrapAdmin, { provide: CLOCK, useValue: systemClock }],
+  providers: [UsersService, UsersRepository, BootstrapAdmin],
 })
 export class UsersModule {}

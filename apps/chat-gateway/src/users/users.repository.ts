@@ -3,6 +3,7 @@ import {
   type AccountAuditInput,
   countActiveAdmins,
   lockAdminAccounts,
+  notifyAccountChanged,
   writeAccountAudit,
 } from '@echoloop/platform';
 import { Injectable } from '@nestjs/common';
@@ -67,6 +68,7 @@ function accountsTransaction(manager: EntityManager): AccountsTransaction {
     countActiveAdmins: () => countActiveAdmins(manager),
     updateAccount: async (id, changes) => {
       await users.update({ id }, changes);
+      await notifyAccountChanged(manager, id);
     },
     audit: (entry) => writeAccountAudit(manager, entry),
   };

@@ -15,6 +15,8 @@ import { OutboxEntity } from './outbox.entity';
 import { RewardConversationEntity } from './reward-conversation.entity';
 import { RewardLabelEntity } from './reward-label.entity';
 import { RewardTurnEntity } from './reward-turn.entity';
+import { RefreshTokenEntity } from './refresh-token.entity';
+import { SessionEntity } from './session.entity';
 import { SimulatorSessionEntity } from './simulator-session.entity';
 import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
@@ -56,6 +58,8 @@ export { OutboxEntity } from './outbox.entity';
 export { RewardConversationEntity } from './reward-conversation.entity';
 export { REWARD_LABEL_STATUSES, RewardLabelEntity, type RewardLabelStatus } from './reward-label.entity';
 export { RewardTurnEntity, type TurnSignals } from './reward-turn.entity';
+export { RefreshTokenEntity } from './refresh-token.entity';
+export { SessionEntity } from './session.entity';
 export { SimulatorSessionEntity } from './simulator-session.entity';
 export { UserProfileEntity } from './user-profile.entity';
 export { ROLES, UserEntity, type Role } from './user.entity';
@@ -83,4 +87,6 @@ export const ENTITIES = [
   EvaluationEpisodeEntity,
   SimulatorSessionEntity,
   AccountAuditEntity,
+  SessionEntity,
+  RefreshTokenEntity,
 ];

@@ -1,5 +1,6 @@
 import { type AccountAuditActor, AccountAuditEntity, UserEntity, type Role } from '@echoloop/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
+import { notifyAccountChanged } from './account-changes';
 import { hashPassword } from './password-hasher';
 
 /**
@@ -94,6 +95,7 @@ export async function createOrPromoteAdmin(
     return { userId: existing.id, outcome: 'unchanged' };
   const roles: Role[] = before.roles.includes('admin') ? existing.roles : [...existing.roles, 'admin'];
   await users.update({ id: existing.id }, { roles, disabledAt: null });
+  await notifyAccountChanged(tx, existing.id);
   await writeAccountAudit(tx, {
     targetId: existing.id,
     actor,

@@ -1,0 +1,151 @@
+import { ACCOUNT_CHANGES_CHANNEL, notifyAccountChanged } from '@echoloop/platform';
+import { type Role, UserEntity } from '@echoloop/persistence';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+
+/** What an access token may do right now: the account as it is, and its sessions that can still be used. */
+export interface AccountState {
+  roles: Role[];
+  disabled: boolean;
+  /** Session id → when it ends if not refreshed; revoked sessions are absent. */
+  sessions: Map<string, Date>;
+}
+
+export type RotateOutcome =
+  | { outcome: 'rotated'; userId: string; sessionId: string }
+  /** Unknown token, or a session that has ended (revoked, expired, account disabled). */
+  | { outcome: 'refused' }
+  /** A used token came back: someone holds a copy, so the session was revoked. */
+  | { outcome: 'reused'; userId: string; sessionId: string };
+
+/**
+ * The SQL of signing in and out: accounts by email, sessions and their refresh tokens. Whatever ends or starts a
+ * session notifies ACCOUNT_CHANGES_CHANNEL in its own statement or transaction, so every replica's cached state
+ * follows when it commits.
+ */
+@Injectable()
+export class AuthRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  findByEmail(email: string): Promise<UserEntity | null> {
+    return this.db.getRepository(UserEntity).findOneBy({ email });
+  }
+
+  createUser(user: { email: string; passwordHash: string; displayName: string }): Promise<UserEntity> {
+    const users = this.db.getRepository(UserEntity);
+    return users.save(users.create({ ...user, roles: ['user'] }));
+  }
+
+  /** One round trip: the account with its usable sessions, or null when the account no longer exists. */
+  async accountState(userId: string, now: Date): Promise<AccountState | null> {
+    const [row] = await this.db.query<{ roles: Role[]; disabled: boolean; sessions: [string, string][] }[]>(
+      `SELECT u.roles, u.disabled_at IS NOT NULL AS disabled,
+              COALESCE((SELECT json_agg(json_build_array(s.id, s.expires_at)) FROM sessions s
+                        WHERE s.user_id = u.id AND s.revoked_at IS NULL AND s.expires_at > $2), '[]') AS sessions
+         FROM users u WHERE u.id = $1`,
+      [userId, now],
+    );
+    if (!row) return null;
+    return {
+      roles: row.roles,
+      disabled: row.disabled,
+      sessions: new Map(row.sessions.map(([id, expiresAt]) => [id, new Date(expiresAt)])),
+    };
+  }
+
+  /** A new session with its first refresh token, in one statement. */
+  async startSession(userId: string, refreshHash: string, expiresAt: Date): Promise<string> {
+    const [{ id }] = await this.db.query<[{ id: string }]>(
+      `WITH session AS (
+         INSERT INTO sessions (user_id, expires_at) VALUES ($1, $3) RETURNING id
+       ), token AS (
+         INSERT INTO refresh_tokens (token_hash, session_id) SELECT $2, id FROM session
+       )
+       SELECT id, pg_notify($4, $1::text) FROM session`,
+      [userId, refreshHash, expiresAt, ACCOUNT_CHANGES_CHANNEL],
+    );
+    return id;
+  }
+
+  /**
+   * Uses a refresh token once: marks it used, stores its successor and moves the session's expiry, under the
+   * token's and session's row locks, so that two refreshes with one token cannot both succeed.
+   */
+  rotate(tokenHash: string, nextHash: string, now: Date, expiresAt: Date): Promise<RotateOutcome> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.query<
+        {
+          session_id: string;
+          user_id: string;
+          used: boolean;
+          ended: boolean;
+        }[]
+      >(
+        `SELECT t.session_id, s.user_id, t.used_at IS NOT NULL AS used,
+                (s.revoked_at IS NOT NULL OR s.expires_at <= $2 OR u.disabled_at IS NOT NULL) AS ended
+           FROM refresh_tokens t
+           JOIN sessions s ON s.id = t.session_id
+           JOIN users u ON u.id = s.user_id
+          WHERE t.token_hash = $1
+          FOR UPDATE OF t, s`,
+        [tokenHash, now],
+      );
+      if (!row || row.ended) return { outcome: 'refused' };
+      if (row.used) {
+        await this.revokeIn(tx, `id = $1`, [row.session_id], row.user_id, 'refresh_reuse', now);
+        return { outcome: 'reused', userId: row.user_id, sessionId: row.session_id };
+      }
+      await tx.query(`UPDATE refresh_tokens SET used_at = $2 WHERE token_hash = $1`, [tokenHash, now]);
+      await tx.query(`INSERT INTO refresh_tokens (token_hash, session_id) VALUES ($1, $2)`, [
+        nextHash,
+        row.session_id,
+      ]);
+      await tx.query(`UPDATE sessions SET refreshed_at = $2, expires_at = $3 WHERE id = $1`, [
+        row.session_id,
+        now,
+        expiresAt,
+      ]);
+      return { outcome: 'rotated', userId: row.user_id, sessionId: row.session_id };
+    });
+  }
+
+  /** Ends one session of the user (logout); false when it had already ended. */
+  revokeSession(userId: string, sessionId: string, reason: string, now: Date): Promise<boolean> {
+    return this.db.transaction((tx) =>
+      this.revokeIn(tx, `id = $1 AND user_id = $2`, [sessionId, userId], userId, reason, now),
+    );
+  }
+
+  /** Ends every session of the user (logout everywhere). */
+  revokeAllSessions(userId: string, reason: string, now: Date): Promise<boolean> {
+    return this.db.transaction((tx) => this.revokeIn(tx, `user_id = $1`, [userId], userId, reason, now));
+  }
+
+  /** Erasure: the account and, by cascade, its sessions and everything the user produced. */
+  async eraseAccount(userId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(`DELETE FROM users WHERE id = $1`, [userId]);
+      await notifyAccountChanged(tx, userId);
+    });
+  }
+
+  private async revokeIn(
+    tx: EntityManager,
+    where: string,
+    params: unknown[],
+    userId: string,
+    reason: string,
+    now: Date,
+  ): Promise<boolean> {
+    const n = params.length;
+    const [rows] = await tx.query<[unknown[], number]>(
+      `UPDATE sessions SET revoked_at = $${n + 1}, revoked_reason = $${n + 2}
+        WHERE ${where} AND revoked_at IS NULL RETURNING id`,
+      [...params, now, reason],
+    );
+    if (rows.length === 0) return false;
+    await notifyAccountChanged(tx, userId);
+    return true;
+  }
+}

@@ -1,0 +1,74 @@
+import { Client } from 'pg';
+import type { Logger } from 'pino';
+
+export interface PgListenerOptions {
+  connectionString: string;
+  channel: string;
+  applicationName: string;
+  /** A payload sent with `pg_notify(channel, payload)`, delivered once its transaction commits. */
+  onNotification(payload: string): void;
+  /**
+   * After every (re)connection: notifications sent while disconnected are lost, so whoever caches must treat
+   * everything as changed.
+   */
+  onListening(): void;
+  logger: Logger;
+  maxBackoffMs?: number;
+}
+
+/**
+ * A dedicated connection that LISTENs on one channel and comes back by itself, with a doubling backoff, when
+ * PostgreSQL restarts or the connection drops.
+ */
+export class PgListener {
+  private client: Client | undefined;
+  private stopped = false;
+  private backoffMs = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: PgListenerOptions) {}
+
+  start(): void {
+    this.stopped = false;
+    void this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const { connectionString, applicationName, channel } = this.options;
+    const client = new Client({ connectionString, application_name: applicationName });
+    this.client = client;
+    let dropped = false;
+    const drop = (error?: Error) => {
+      if (dropped) return;
+      dropped = true;
+      if (this.client === client) this.client = undefined;
+      void client.end().catch(() => undefined);
+      if (this.stopped) return;
+      this.backoffMs = Math.min(Math.max(this.backoffMs * 2, 200), this.options.maxBackoffMs ?? 5_000);
+      this.options.logger.warn({ err: error, channel, retryInMs: this.backoffMs }, 'pg listener lost; will retry');
+      this.retryTimer = setTimeout(() => void this.connect(), this.backoffMs);
+    };
+    client.on('error', drop);
+    client.on('end', () => drop());
+    client.on('notification', (message) => {
+      if (message.channel === channel) this.options.onNotification(message.payload ?? '');
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+      if (this.stopped || dropped) return;
+      this.backoffMs = 0;
+      this.options.onListening();
+    } catch (error) {
+      drop(error as Error);
+    }
+  }
+}

@@ -2,6 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+interface SignedIn {
+  accessToken: string;
+  refreshToken: string;
+}
+
 interface Credentials {
   email: string;
   password: string;
@@ -10,6 +15,7 @@ interface Credentials {
 /** REST calls the CLI needs, with the gateway's `{ error: { code, message } }` turned into readable errors. */
 export class GatewayClient {
   private token?: string;
+  private refreshToken?: string;
 
   constructor(private readonly baseUrl: string) {}
 
@@ -18,7 +24,8 @@ export class GatewayClient {
     return this.token;
   }
 
-  async call<T>(method: string, route: string, body?: unknown): Promise<T> {
+  /** An access token lives minutes: a 401 renews the session once with the refresh token, then retries. */
+  async call<T>(method: string, route: string, body?: unknown, renewed = false): Promise<T> {
     const res = await fetch(`${this.baseUrl}${route}`, {
       method,
       headers: {
@@ -27,6 +34,12 @@ export class GatewayClient {
       },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
+    if (res.status === 401 && this.refreshToken && !renewed && route !== '/v1/auth/refresh') {
+      const refreshToken = this.refreshToken;
+      this.refreshToken = undefined;
+      this.signedIn(await this.call<SignedIn>('POST', '/v1/auth/refresh', { refreshToken }));
+      return this.call(method, route, body, true);
+    }
     const data = (await res.json().catch(() => ({}))) as T & { error?: { code: string; message: string } };
     if (!res.ok)
       throw new Error(
@@ -39,19 +52,21 @@ export class GatewayClient {
   async signIn(file: string, displayName: string): Promise<void> {
     if (existsSync(file)) {
       const saved = JSON.parse(readFileSync(file, 'utf8')) as Credentials;
-      this.token = (await this.call<{ accessToken: string }>('POST', '/v1/auth/login', saved)).accessToken;
+      this.signedIn(await this.call<SignedIn>('POST', '/v1/auth/login', saved));
       return;
     }
     const credentials = {
       email: `cli-${randomBytes(4).toString('hex')}@echoloop.local`,
       password: randomBytes(18).toString('base64url'),
     };
-    const { accessToken } = await this.call<{ accessToken: string }>('POST', '/v1/auth/register', {
-      ...credentials,
-      displayName,
-    });
+    const tokens = await this.call<SignedIn>('POST', '/v1/auth/register', { ...credentials, displayName });
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify(credentials), { mode: 0o600 });
+    this.signedIn(tokens);
+  }
+
+  private signedIn({ accessToken, refreshToken }: SignedIn): void {
     this.token = accessToken;
+    this.refreshToken = refreshToken;
   }
 }

@@ -17,6 +17,8 @@ export interface AccountsTransaction {
   lockAccount(id: string): Promise<UserEntity | null>;
   countActiveAdmins(): Promise<number>;
   updateAccount(id: string, changes: { roles: Role[]; disabledAt: Date | null }): Promise<void>;
+  /** Ends every session of the account: enabling it again does not bring old tokens back. */
+  endSessions(id: string, at: Date): Promise<void>;
   audit(entry: AccountAuditInput): Promise<void>;
 }
 
@@ -69,6 +71,12 @@ function accountsTransaction(manager: EntityManager): AccountsTransaction {
     updateAccount: async (id, changes) => {
       await users.update({ id }, changes);
       await notifyAccountChanged(manager, id);
+    },
+    endSessions: async (id, at) => {
+      await manager.query(
+        `UPDATE sessions SET revoked_at = $2, revoked_reason = 'disabled' WHERE user_id = $1 AND revoked_at IS NULL`,
+        [id, at],
+      );
     },
     audit: (entry) => writeAccountAudit(manager, entry),
   };

@@ -28,6 +28,7 @@ class InMemoryUsers {
   accounts = new Map<string, UserEntity>();
   audit: AccountAuditInput[] = [];
   events: string[] = [];
+  sessionsEnded: string[] = [];
 
   constructor(...accounts: UserEntity[]) {
     for (const a of accounts) this.accounts.set(a.id, a);
@@ -41,6 +42,9 @@ class InMemoryUsers {
         [...this.accounts.values()].filter((a) => a.roles.includes('admin') && !a.disabledAt).length,
       updateAccount: async (id, changes) => {
         writes.push(() => this.accounts.set(id, { ...this.accounts.get(id)!, ...changes }));
+      },
+      endSessions: async (id) => {
+        writes.push(() => this.sessionsEnded.push(id));
       },
       audit: async (entry) => {
         writes.push(() => this.audit.push(entry));
@@ -100,6 +104,7 @@ describe('UsersService', () => {
     ]);
     expect(published).toEqual(['bob']);
     expect(store.events).toEqual(['commit', 'publish']);
+    expect(store.sessionsEnded).toEqual(['bob']);
   });
 
   it('grants roles in canonical order and audits only what changed', async () => {
@@ -109,6 +114,7 @@ describe('UsersService', () => {
     await users.update(admin('ada'), 'bob', { roles: ['admin', 'user'], disabled: false });
 
     expect(store.accounts.get('bob')?.roles).toEqual(['user', 'admin']);
+    expect(store.sessionsEnded).toEqual([]);
     expect(store.audit).toEqual([
       expect.objectContaining({ before: { roles: ['user'] }, after: { roles: ['user', 'admin'] } }),
     ]);

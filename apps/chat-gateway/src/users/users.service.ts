@@ -94,6 +94,7 @@ export class UsersService {
       }
       const disabledAt = after.disabled ? (current.disabledAt ?? now) : null;
       await tx.updateAccount(id, { roles: after.roles, disabledAt });
+      if (after.disabled && disabledChanged) await tx.endSessions(id, now);
       await tx.audit({
         targetId: id,
         actor: 'user',

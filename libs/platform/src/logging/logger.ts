@@ -11,6 +11,8 @@ export const REDACTED_PATHS = [
   '*.token',
   'accessToken',
   '*.accessToken',
+  'refreshToken',
+  '*.refreshToken',
   'apiKey',
   '*.apiKey',
   'secret',

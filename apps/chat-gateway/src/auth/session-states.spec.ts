@@ -11,15 +11,16 @@ import { TokenService } from './token.service';
 
 const SECRET = 'x'.repeat(32);
 const CACHE_MS = 30_000;
-const MINUTE = 60_000;
 
 /** Accounts in memory, as AuthRepository.accountState reads them; `calls` counts the round trips. */
 class FakeAccounts {
   accounts = new Map<string, AccountState>();
   calls: string[] = [];
+  times: Date[] = [];
 
-  async accountState(userId: string): Promise<AccountState | null> {
+  async accountState(userId: string, now: Date): Promise<AccountState | null> {
     this.calls.push(userId);
+    this.times.push(now);
     const account = this.accounts.get(userId);
     return account ? { ...account, sessions: new Map(account.sessions) } : null;
   }
@@ -230,6 +231,14 @@ describe('SessionStates', () => {
     expect(repository.calls).toEqual([ada, ada]);
   });
 
+  it('does not look again when the state it just read lacks the session', async () => {
+    const { states, repository, token } = await withAccounts();
+
+    await expect(states.authenticate(await token(ada, randomUUID()))).resolves.toBeUndefined();
+
+    expect(repository.calls).toEqual([ada]);
+  });
+
   it('trusts a cached state for AUTH_STATE_CACHE_MS by the clock, then reads the account again', async () => {
     const { states, repository, token, advance } = await withAccounts();
     const access = await token(ada, adaSession);
@@ -245,16 +254,11 @@ describe('SessionStates', () => {
     expect(repository.calls).toEqual([ada, ada]);
   });
 
-  it('asks the repository for sessions usable at the injected time', async () => {
-    const { states, token, at } = await withAccounts();
-    const repository = (await withAccounts()).repository;
-    expect(repository).toBeDefined();
-    const spy = jest.spyOn(FakeAccounts.prototype, 'accountState');
+  it('asks the repository for the sessions usable at the injected time', async () => {
+    const { states, repository, token, at } = await withAccounts();
 
     await states.authenticate(await token(ada, adaSession));
 
-    expect(spy).toHaveBeenCalledWith(ada, at());
-    spy.mockRestore();
-    expect(MINUTE).toBe(60_000);
+    expect(repository.times).toEqual([at()]);
   });
 });

@@ -55,8 +55,9 @@ export class SessionStates implements OnModuleInit {
       return this.repository.accountState(id, this.clock());
     };
     let state = await this.cache.get(userId, load);
-    // A session started a moment ago on another replica may be newer than the cached state: look once more.
-    if (state && !loaded && !state.sessions.has(sessionId)) {
+    // A session started (or refreshed) a moment ago may be newer than the cached state: look once more.
+    const cachedEnd = state?.sessions.get(sessionId);
+    if (state && !loaded && (!cachedEnd || cachedEnd <= this.clock())) {
       this.cache.delete(userId);
       state = await this.cache.get(userId, load);
     }

@@ -196,7 +196,7 @@ describe('SessionStates', () => {
     });
   });
 
-  it('refuses a session whose end has come, even from a cached state', async () => {
+  it('refuses a session whose end has come, after reading the account once more', async () => {
     const { states, repository, token, advance, at } = await withAccounts();
     repository.add(ada, ['user'], { [adaSession]: new Date(at().getTime() + 10_000) });
     const access = await token(ada, adaSession);
@@ -205,7 +205,20 @@ describe('SessionStates', () => {
     advance(10_000);
 
     await expect(states.authenticate(access)).resolves.toBeUndefined();
-    expect(repository.calls).toEqual([ada]);
+    expect(repository.calls).toEqual([ada, ada]);
+  });
+
+  it('accepts a session refreshed elsewhere after its cached end has passed', async () => {
+    const { states, repository, token, advance, at } = await withAccounts();
+    repository.add(ada, ['user'], { [adaSession]: new Date(at().getTime() + 10_000) });
+    const access = await token(ada, adaSession);
+    await expect(states.authenticate(access)).resolves.toMatchObject({ userId: ada });
+
+    // Refreshed on another replica: the session's end moved, and no notification reached this one yet.
+    repository.add(ada, ['user'], { [adaSession]: new Date(at().getTime() + 86_400_000) });
+    advance(10_000);
+
+    await expect(states.authenticate(access)).resolves.toMatchObject({ userId: ada, sessionId: adaSession });
   });
 
   it('accepts a session started elsewhere after the state was cached, with exactly one reload', async () => {

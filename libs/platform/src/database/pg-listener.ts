@@ -53,7 +53,10 @@ export class PgListener {
       void client.end().catch(() => undefined);
       if (this.stopped) return;
       this.backoffMs = Math.min(Math.max(this.backoffMs * 2, 200), this.options.maxBackoffMs ?? 5_000);
-      this.options.logger.warn({ err: error, channel, retryInMs: this.backoffMs }, 'pg listener lost; will retry');
+      this.options.logger.warn(
+        { err: error, channel, retryInMs: this.backoffMs },
+        'pg listener lost; will retry',
+      );
       this.retryTimer = setTimeout(() => void this.connect(), this.backoffMs);
     };
     client.on('error', drop);

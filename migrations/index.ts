@@ -13,6 +13,7 @@ import { SessionTokens1795310700000 } from './1795310700000-SessionTokens';
 import { ScopedApiKeys1795310800000 } from './1795310800000-ScopedApiKeys';
 import { AccountAudit1795310900000 } from './1795310900000-AccountAudit';
 import { CharacterAssets1795311000000 } from './1795311000000-CharacterAssets';
+import { ThumbsAndStars1795311100000 } from './1795311100000-ThumbsAndStars';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   ScopedApiKeys1795310800000,
   AccountAudit1795310900000,
   CharacterAssets1795311000000,
+  ThumbsAndStars1795311100000,
 ];

@@ -409,7 +409,7 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
 
       const swipes = await findOnTopic(
         testKafka('swipe'),
-        TOPICS.chatFeedback,
+        TOPICS.chatFeedbackV2,
         (m) => String(m.key) === conversationId,
       );
       expect(JSON.parse(String(swipes[0]?.value)).payload).toMatchObject({
@@ -441,7 +441,7 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
       );
     });
 
-    it('records feedback once per user and reply, last word wins, and publishes it', async () => {
+    it('records thumbs and stars as separate answers, once per user and reply, and publishes the whole feedback', async () => {
       const { token } = await f.register();
       const other = await f.register();
       const { id: conversationId } = await newConversation(token);
@@ -451,23 +451,37 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
         clientMessageId: 'fb',
       });
       const path = `/v1/messages/${turn.done.replyId}/feedback`;
-      expect((await f.http(token, 'POST', path, { rating: -1, tags: ['too long'] })).status).toBe(200);
-      const changed = await f.http(token, 'POST', path, { rating: 5, comment: 'lovely' });
-      expect(changed.body).toMatchObject({ rating: 5, comment: 'lovely', tags: [] });
+      expect((await f.http(token, 'POST', path, { thumb: 'down', tags: ['too long'] })).status).toBe(200);
+      // A field left out keeps its value: stars are added to the thumb, the tags stay.
+      const starred = await f.http(token, 'POST', path, { stars: 1, comment: 'meh' });
+      expect(starred.body).toMatchObject({ thumb: 'down', stars: 1, comment: 'meh', tags: ['too long'] });
+      const changed = await f.http(token, 'POST', path, { thumb: 'up', stars: null, tags: [] });
+      expect(changed.body).toMatchObject({ thumb: 'up', stars: null, comment: 'meh', tags: [] });
       expect((await f.http(token, 'POST', path, {})).status).toBe(400);
-      expect((await f.http(token, 'POST', path, { rating: 0 })).status).toBe(400);
-      expect((await f.http(other.token, 'POST', path, { rating: 1 })).status).toBe(404);
-      const [{ n }] = await f.db.query('SELECT count(*)::int AS n FROM feedback WHERE message_id = $1', [
+      for (const bad of [{ stars: 0 }, { stars: 6 }, { thumb: 1 }, { rating: 1 }, { stars: 2.5 }]) {
+        expect([bad, (await f.http(token, 'POST', path, bad)).status]).toEqual([bad, 400]);
+      }
+      expect((await f.http(other.token, 'POST', path, { thumb: 'up' })).status).toBe(404);
+      const rows = await f.db.query('SELECT thumb, stars FROM feedback WHERE message_id = $1', [
         turn.done.replyId,
       ]);
-      expect(n).toBe(1);
+      expect(rows).toEqual([{ thumb: 1, stars: null }]);
       const events = await findOnTopic(
         testKafka('feedback'),
-        TOPICS.chatFeedback,
+        TOPICS.chatFeedbackV2,
         (m) => String(m.key) === conversationId,
-        2,
+        3,
       );
-      expect(events.map((m) => JSON.parse(String(m.value)).payload.rating)).toEqual([-1, 5]);
+      expect(
+        events.map((m) => {
+          const { thumb, stars, tags } = JSON.parse(String(m.value)).payload;
+          return { thumb, stars, tags };
+        }),
+      ).toEqual([
+        { thumb: 'down', stars: null, tags: ['too long'] },
+        { thumb: 'down', stars: 1, tags: ['too long'] },
+        { thumb: 'up', stars: null, tags: [] },
+      ]);
     });
   });
 

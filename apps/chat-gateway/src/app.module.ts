@@ -19,7 +19,7 @@ export class AppModule {
         PlatformModule.forRoot({
           service: SERVICE,
           env,
-          topics: [{ topic: TOPICS.chatTurnCompleted }, { topic: TOPICS.chatFeedback }],
+          topics: [{ topic: TOPICS.chatTurnCompleted }, { topic: TOPICS.chatFeedbackV2 }],
         }),
         GatewayConfigModule.register(env),
         AuthModule,

@@ -56,7 +56,8 @@ describe('chat-gateway body limits', () => {
       status: 'candidate',
     };
     const feedback = {
-      rating: -1,
+      thumb: 'down',
+      stars: 1,
       comment: T.repeat(2_000),
       tags: Array.from({ length: 10 }, () => T.repeat(40)),
     };

@@ -28,7 +28,8 @@ export class AppModule {
           env,
           topics: [
             { topic: TOPICS.chatTurnCompleted },
-            { topic: TOPICS.chatFeedback },
+            { topic: TOPICS.chatFeedbackV1 },
+            { topic: TOPICS.chatFeedbackV2 },
             { topic: TOPICS.rewardTurnLabelled },
           ],
         }),

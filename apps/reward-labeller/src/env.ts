@@ -24,6 +24,8 @@ export const labellerEnv = serviceEnv.extend({
   /** A turn with no next user message after this long counts as the user having left. */
   LEAVE_AFTER_MS: positiveInt(30 * 60_000),
   LEAVE_SWEEP_MS: positiveInt(15_000),
+  /** Feedback held for a turn that never came (its reply was deleted) is dropped after this long. */
+  PENDING_FEEDBACK_TTL_MS: positiveInt(7 * 24 * 3_600_000),
   /** Reward configuration as JSON (labels → levels, weights, sampling rates); defaults when unset. */
   REWARD_CONFIG: z.string().optional(),
   /** Partitions of chat.turn.completed.v1 handled in parallel (order holds within each). */

@@ -10,6 +10,7 @@ export {
 export { TOPICS, deadLetterTopic, type Topic } from './topics';
 export { chatTurnCompletedV1 } from './chat/chat-turn-completed.v1';
 export { chatFeedbackV1 } from './chat/chat-feedback.v1';
+export { chatFeedbackV2, THUMBS, type Thumb } from './chat/chat-feedback.v2';
 export { rewardTurnLabelledV1 } from './reward/reward-turn-labelled.v1';
 
 /** A complete, valid example event, kept as the contract's golden sample (docs, tests, fixtures). */

@@ -1,7 +1,8 @@
 /** Topic names: `<domain>.<entity>.<event>.v<N>`. */
 export const TOPICS = {
   chatTurnCompleted: 'chat.turn.completed.v1',
-  chatFeedback: 'chat.feedback.v1',
+  chatFeedbackV1: 'chat.feedback.v1',
+  chatFeedbackV2: 'chat.feedback.v2',
   rewardTurnLabelled: 'reward.turn.labelled.v1',
   rlJobStatus: 'rl.job.status.v1',
 } as const;

@@ -20,6 +20,7 @@ const CORE_TABLES = [
   'feedback',
   'messages',
   'outbox',
+  'pending_signals',
   'refresh_tokens',
   'reward_conversations',
   'reward_labels',

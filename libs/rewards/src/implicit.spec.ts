@@ -4,7 +4,7 @@ const none: ImplicitSignals = {
   regenerated: false,
   kept: null,
   thumbs: null,
-  rating: null,
+  stars: null,
   edited: false,
   nextMessageLatencyMs: null,
   nextMessageChars: null,
@@ -22,14 +22,14 @@ describe('implicitReward', () => {
 
   it('lets thumbs decide', () => {
     expect(reward({ thumbs: 1, regenerated: true, continued: false })).toBe(1);
-    expect(reward({ thumbs: -1, rating: 5, kept: true })).toBe(-1);
+    expect(reward({ thumbs: -1, stars: 5, kept: true })).toBe(-1);
   });
 
-  it('maps a rating to (r - 3) / 2', () => {
-    expect(reward({ rating: 1 })).toBe(-1);
-    expect(reward({ rating: 3 })).toBe(0);
-    expect(reward({ rating: 4 })).toBe(0.5);
-    expect(reward({ rating: 5 })).toBe(1);
+  it('maps stars to (s - 3) / 2: one star is disliked, five liked', () => {
+    expect(reward({ stars: 1 })).toBe(-1);
+    expect(reward({ stars: 3 })).toBe(0);
+    expect(reward({ stars: 4 })).toBe(0.5);
+    expect(reward({ stars: 5 })).toBe(1);
   });
 
   it('scores each behaviour alone', () => {
@@ -51,7 +51,7 @@ describe('implicitReward', () => {
     expect(
       reward({ kept: true, continued: true, nextMessageLatencyMs: 1_000, nextMessageChars: 200 }),
     ).toBeCloseTo(0.2);
-    expect(reward({ rating: 5, regenerated: true })).toBeCloseTo(0.25);
+    expect(reward({ stars: 5, regenerated: true })).toBeCloseTo(0.25);
     expect(reward({ regenerated: true, edited: true, continued: false })).toBeCloseTo(-0.3);
   });
 });

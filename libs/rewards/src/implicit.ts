@@ -4,7 +4,8 @@ export interface ImplicitSignals {
   /** Whether this reply stayed in the conversation (false: swiped away or deleted); null when unknown. */
   kept: boolean | null;
   thumbs: -1 | 1 | null;
-  rating: 1 | 2 | 3 | 4 | 5 | null;
+  /** 1-5 stars: a separate answer from thumbs. */
+  stars: 1 | 2 | 3 | 4 | 5 | null;
   /** The user edited this reply's text. */
   edited: boolean;
   nextMessageLatencyMs: number | null;
@@ -20,7 +21,7 @@ export const LONG_REPLY_CHARS = 80;
  * A simple rule, in [-1, 1]:
  * - thumbs, when given, is the answer (±1): the user said so;
  * - otherwise the mean of the terms present:
- *   rating (r − 3) / 2; kept +0.3, or −0.5 when regenerated or not kept; edited −0.2;
+ *   stars (s − 3) / 2, so one star is −1 and five +1; kept +0.3, or −0.5 when regenerated or not kept; edited −0.2;
  *   continued +0.2, ended −0.2; a quick (≤ 60 s) long (≥ 80 characters) next message +0.1;
  * - no terms at all: 0 (use hasImplicitSignal to tell "neutral" from "nothing known").
  */
@@ -38,7 +39,7 @@ export function hasImplicitSignal(signals: ImplicitSignals): boolean {
 
 function implicitTerms(signals: ImplicitSignals): number[] {
   const terms: number[] = [];
-  if (signals.rating !== null) terms.push((signals.rating - 3) / 2);
+  if (signals.stars !== null) terms.push((signals.stars - 3) / 2);
   if (signals.kept === true) terms.push(0.3);
   else if (signals.regenerated || signals.kept === false) terms.push(-0.5);
   if (signals.edited) terms.push(-0.2);

@@ -1,4 +1,4 @@
-import { chatFeedbackV1, createEvent } from '@echoloop/contracts';
+import { chatFeedbackV2, createEvent, THUMBS, type Thumb } from '@echoloop/contracts';
 import { FeedbackEntity } from '@echoloop/persistence';
 import { enqueueEvent, OutboxRelay, userText } from '@echoloop/platform';
 import { Injectable } from '@nestjs/common';
@@ -7,26 +7,35 @@ import { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { TurnService } from './turn.service';
 
+/** A field left out keeps its value; `null` takes it back. */
 export const feedbackSchema = z
   .object({
-    /** -1 / 1 for thumbs, 1-5 for stars. */
-    rating: z
-      .number()
-      .int()
-      .min(-1)
-      .max(5)
-      .refine((value) => value !== 0, 'use -1 or 1 for thumbs, 1-5 for stars')
-      .nullable()
-      .optional(),
+    thumb: z.enum(THUMBS).nullable().optional(),
+    stars: z.number().int().min(1).max(5).nullable().optional(),
     comment: userText().trim().max(2_000).nullable().optional(),
     tags: z.array(userText().trim().min(1).max(40)).max(10).optional(),
   })
   .strict()
-  .refine((f) => f.rating != null || f.comment || f.tags?.length, 'give a rating, a comment or tags');
+  .refine((f) => Object.keys(f).length > 0, 'give a thumb, stars, a comment or tags');
 
 export type FeedbackInput = z.infer<typeof feedbackSchema>;
 
-/** Explicit feedback on a reply: stored (one per user and reply, last word wins) and sent as chat.feedback.v1. */
+export const feedbackResponse = z.object({
+  messageId: z.uuid(),
+  thumb: z.enum(THUMBS).nullable(),
+  stars: z.number().int().nullable(),
+  comment: z.string().nullable(),
+  tags: z.array(z.string()),
+  updatedAt: z.iso.datetime(),
+});
+
+const thumbValue = { up: 1, down: -1 } as const;
+const thumbOf = (value: -1 | 1 | null): Thumb | null => (value === null ? null : value === 1 ? 'up' : 'down');
+
+/**
+ * Explicit feedback on a reply, at any time: one row per user and reply, each field changed only when given, and
+ * the whole current feedback sent as chat.feedback.v2 in the same transaction.
+ */
 @Injectable()
 export class FeedbackService {
   constructor(
@@ -37,30 +46,47 @@ export class FeedbackService {
 
   async record(userId: string, replyId: string, input: FeedbackInput) {
     const reply = await this.turns.ownedReply(userId, replyId);
-    const values = { rating: input.rating ?? null, comment: input.comment || null, tags: input.tags ?? [] };
     const saved = await this.db.transaction(async (tx) => {
-      await tx
-        .getRepository(FeedbackEntity)
-        .upsert({ messageId: reply.id, userId, ...values }, { conflictPaths: ['messageId', 'userId'] });
+      const feedback = tx.getRepository(FeedbackEntity);
+      await feedback
+        .createQueryBuilder()
+        .insert()
+        .values({ messageId: reply.id, userId })
+        .orIgnore()
+        .execute();
+      const current = await feedback
+        .createQueryBuilder('f')
+        .setLock('pessimistic_write')
+        .where('f.message_id = :messageId AND f.user_id = :userId', { messageId: reply.id, userId })
+        .getOneOrFail();
+      const next = {
+        thumb: input.thumb === undefined ? current.thumb : input.thumb && thumbValue[input.thumb],
+        stars: input.stars === undefined ? current.stars : input.stars,
+        comment: input.comment === undefined ? current.comment : input.comment || null,
+        tags: input.tags ?? current.tags,
+      };
+      await feedback.update({ id: current.id }, next);
       const event = createEvent(
-        chatFeedbackV1,
+        chatFeedbackV2,
         {
           kind: 'rating',
           conversationId: reply.conversationId,
           userId,
           turnId: reply.id,
           checkpointId: reply.checkpointId,
-          ...values,
+          ...next,
+          thumb: thumbOf(next.thumb),
         },
         'chat-gateway',
       );
-      await enqueueEvent(tx, chatFeedbackV1, event, reply.conversationId);
-      return tx.getRepository(FeedbackEntity).findOneByOrFail({ messageId: reply.id, userId });
+      await enqueueEvent(tx, chatFeedbackV2, event, reply.conversationId);
+      return feedback.findOneByOrFail({ id: current.id });
     });
     this.relay.wake();
     return {
       messageId: reply.id,
-      rating: saved.rating,
+      thumb: thumbOf(saved.thumb),
+      stars: saved.stars,
       comment: saved.comment,
       tags: saved.tags,
       updatedAt: saved.updatedAt,

@@ -1,9 +1,9 @@
-import { ZodValidationPipe } from '@echoloop/platform';
+import { ApiDoc, ZodValidationPipe } from '@echoloop/platform';
 import { Body, Controller, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
-import { feedbackSchema, FeedbackService, type FeedbackInput } from './feedback.service';
+import { feedbackResponse, feedbackSchema, FeedbackService, type FeedbackInput } from './feedback.service';
 import { respondWithTurn } from './turn-response';
 import { TurnService } from './turn.service';
 
@@ -35,6 +35,13 @@ export class RepliesController {
 
   @Post('feedback')
   @HttpCode(200)
+  @ApiDoc({
+    summary: 'Thumbs, stars, a comment or tags on a reply, at any time',
+    description:
+      'Thumbs (`up`/`down`) and stars (1-5) are separate answers. A field left out keeps its value, `null` takes ' +
+      "it back. Late feedback still moves the reply's reward and the experiment results.",
+    response: feedbackResponse,
+  })
   give(
     @CurrentPrincipal() principal: Principal,
     @Param('id', ParseUUIDPipe) id: string,

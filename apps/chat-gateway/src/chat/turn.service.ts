@@ -1,4 +1,4 @@
-import { chatFeedbackV1, chatTurnCompletedV1, createEvent } from '@echoloop/contracts';
+import { chatFeedbackV2, chatTurnCompletedV1, createEvent } from '@echoloop/contracts';
 import { ModelError, type ChatMessage } from '@echoloop/llm';
 import {
   CharacterEntity,
@@ -212,7 +212,7 @@ export class TurnService {
       await messages.update({ parentId, role: 'assistant' }, { selected: false });
       await messages.update({ id: reply.id }, { selected: true });
       const event = createEvent(
-        chatFeedbackV1,
+        chatFeedbackV2,
         {
           kind: 'swipe',
           conversationId: reply.conversationId,
@@ -223,7 +223,7 @@ export class TurnService {
         },
         SERVICE,
       );
-      await enqueueEvent(tx, chatFeedbackV1, event, reply.conversationId);
+      await enqueueEvent(tx, chatFeedbackV2, event, reply.conversationId);
     });
     this.relay.wake();
   }

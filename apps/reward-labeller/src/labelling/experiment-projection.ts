@@ -16,7 +16,8 @@ export function experimentValues(
     'delta'
   ];
   if (typeof delta === 'number') values['live_emotion_delta'] = delta;
-  values['thumbs_up'] = turn.signals.rating === 1 || (turn.signals.rating ?? 0) >= 4 ? 1 : 0;
+  // Liked: a thumbs-up or four or five stars. One star is disliked, never a thumbs-up.
+  values['thumbs_up'] = turn.signals.thumbs === 1 || (turn.signals.stars ?? 0) >= 4 ? 1 : 0;
   values['regenerated'] = turn.signals.regenerated ? 1 : 0;
   values['ttft_ms'] = payload.timings.ttftMs;
   values['safety_flagged'] = payload.safety.flagged ? 1 : 0;
@@ -36,6 +37,7 @@ export async function projectTurn(
   tx: EntityManager,
   turn: RewardTurnEntity,
   updates: Record<string, UserUpdate>,
+  { countsAsTurn = true }: { countsAsTurn?: boolean } = {},
 ): Promise<void> {
   if (!turn.experimentId || !turn.armId) return;
   const key = [turn.experimentId, turn.userId] as const;
@@ -48,10 +50,10 @@ export async function projectTurn(
     const { previous, next } = change;
     await tx.query(
       `INSERT INTO experiment_arm_metrics (experiment_id, arm_id, metric, users, sum, sum_squares, turns)
-       VALUES ($1, $2, $3, $4, $5, $6, 1)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (experiment_id, arm_id, metric) DO UPDATE SET
          users = experiment_arm_metrics.users + $4, sum = experiment_arm_metrics.sum + $5,
-         sum_squares = experiment_arm_metrics.sum_squares + $6, turns = experiment_arm_metrics.turns + 1`,
+         sum_squares = experiment_arm_metrics.sum_squares + $6, turns = experiment_arm_metrics.turns + $7`,
       [
         turn.experimentId,
         turn.armId,
@@ -59,6 +61,7 @@ export async function projectTurn(
         previous === null ? 1 : 0,
         next - (previous ?? 0),
         next * next - (previous ?? 0) ** 2,
+        countsAsTurn ? 1 : 0,
       ],
     );
   }
@@ -141,4 +144,25 @@ export function perTurnUpdates(values: Record<string, number>): Record<string, U
   return Object.fromEntries(
     Object.entries(values).map(([metric, value]) => [metric, { kind: 'add', count: 1, total: value }]),
   );
+}
+
+/**
+ * What a revised turn changes in its user's per-turn values: the difference of each metric whose value moved (a
+ * metric that appears or disappears adds or removes one observation), nothing for the others.
+ */
+export function corrections(
+  before: Record<string, number>,
+  after: Record<string, number>,
+): Record<string, UserUpdate> {
+  const updates: Record<string, UserUpdate> = {};
+  for (const metric of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const [old, now] = [before[metric], after[metric]];
+    if (old === now) continue;
+    updates[metric] = {
+      kind: 'add',
+      count: (now === undefined ? 0 : 1) - (old === undefined ? 0 : 1),
+      total: (now ?? 0) - (old ?? 0),
+    };
+  }
+  return updates;
 }

@@ -15,8 +15,15 @@ import { enqueueEvent, OutboxRelay } from '@echoloop/platform';
 import { compositeReward, type RewardComponent, type RewardConfig } from '@echoloop/rewards';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { isDeepStrictEqual } from 'node:util';
 import { DataSource, type EntityManager } from 'typeorm';
-import { experimentValues, perTurnUpdates, projectTurn, userLevelUpdates } from './experiment-projection';
+import {
+  corrections,
+  experimentValues,
+  perTurnUpdates,
+  projectTurn,
+  userLevelUpdates,
+} from './experiment-projection';
 import type { LabelDraft } from './label-draft';
 
 export type TurnPayload = PayloadOf<typeof chatTurnCompletedV1>;
@@ -35,30 +42,81 @@ export class LabelStore {
     private readonly relay: OutboxRelay,
   ) {}
 
-  /** Records a received turn; false when its reply no longer exists (the user deleted it): nothing to label. */
+  /**
+   * Records a received turn, with any feedback that arrived before it; false when its reply no longer exists
+   * (the user deleted it): nothing to label.
+   */
   async recordTurn(turn: TurnPayload): Promise<boolean> {
     try {
-      await this.db.query(
-        `INSERT INTO reward_turns (turn_id, conversation_id, user_id, user_message_id, checkpoint_id,
-           experiment_id, arm_id, turn, replied_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (turn_id) DO NOTHING`,
-        [
-          turn.turnId,
-          turn.conversationId,
-          turn.userId,
-          turn.userMessage.id,
-          turn.checkpointId,
-          turn.experimentId,
-          turn.armId,
-          JSON.stringify(turn),
-          turn.assistantMessage.createdAt,
-        ],
-      );
+      await this.db.transaction(async (tx) => {
+        await lockTurn(tx, turn.turnId);
+        await tx.query(
+          `INSERT INTO reward_turns (turn_id, conversation_id, user_id, user_message_id, checkpoint_id,
+             experiment_id, arm_id, turn, replied_at, signals)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
+             COALESCE((SELECT signals FROM pending_signals WHERE turn_id = $1), '{}'::jsonb))
+           ON CONFLICT (turn_id) DO NOTHING`,
+          [
+            turn.turnId,
+            turn.conversationId,
+            turn.userId,
+            turn.userMessage.id,
+            turn.checkpointId,
+            turn.experimentId,
+            turn.armId,
+            JSON.stringify(turn),
+            turn.assistantMessage.createdAt,
+          ],
+        );
+        await tx.query(`DELETE FROM pending_signals WHERE turn_id = $1`, [turn.turnId]);
+      });
       return true;
     } catch (error) {
       if (pgErrorCode(error) === PG_ERROR.foreignKeyViolation) return false;
       throw error;
     }
+  }
+
+  /**
+   * Feedback on a turn, whenever it comes: merged into the turn's signals; held in pending_signals when the turn
+   * has not arrived yet; and when this version already finished the turn, its implicit label, composite, experiment
+   * aggregates and announcement are revised by the difference it makes. Under the turn's lock, and compared with
+   * what is stored, so a redelivery or a repeated rating changes nothing.
+   */
+  async applyFeedback(
+    turnId: string,
+    signals: TurnSignals,
+    version: string,
+    revise: Reviser,
+  ): Promise<'held' | 'unchanged' | 'stored' | 'revised'> {
+    const outcome = await this.db.transaction(async (tx) => {
+      await lockTurn(tx, turnId);
+      const turn = await tx
+        .getRepository(RewardTurnEntity)
+        .createQueryBuilder('t')
+        .setLock('pessimistic_write')
+        .where('t.turn_id = :turnId', { turnId })
+        .getOne();
+      if (!turn) {
+        await tx.query(
+          `INSERT INTO pending_signals (turn_id, signals) VALUES ($1, $2::jsonb)
+           ON CONFLICT (turn_id) DO UPDATE SET signals = pending_signals.signals || EXCLUDED.signals`,
+          [turnId, JSON.stringify(signals)],
+        );
+        return 'held' as const;
+      }
+      const merged = { ...turn.signals, ...signals };
+      if (isDeepStrictEqual(merged, turn.signals)) return 'unchanged' as const;
+      await tx.query(`UPDATE reward_turns SET signals = $2::jsonb WHERE turn_id = $1`, [
+        turnId,
+        JSON.stringify(merged),
+      ]);
+      if (!turn.labelledVersions.includes(version)) return 'stored' as const;
+      await this.revise(tx, turn, { ...turn, signals: merged }, version, revise);
+      return 'revised' as const;
+    });
+    if (outcome === 'revised') this.relay.wake();
+    return outcome;
   }
 
   async labelsOf(turnId: string, version: string): Promise<Map<string, RewardLabelEntity>> {
@@ -99,7 +157,12 @@ export class LabelStore {
     return inserted;
   }
 
-  /** Merges signals into a turn (next user message, rating, swipes); unknown turns are ignored. */
+  /** Feedback held since before `cutoff` whose turn never came (its reply was deleted). */
+  async dropPendingFeedback(cutoff: Date): Promise<void> {
+    await this.db.query(`DELETE FROM pending_signals WHERE received_at < $1`, [cutoff]);
+  }
+
+  /** Merges signals into a turn (next user message, regenerations); unknown turns are ignored. */
   async addSignals(turnId: string, signals: TurnSignals, manager: EntityManager = this.db.manager) {
     await manager.query(`UPDATE reward_turns SET signals = signals || $2::jsonb WHERE turn_id = $1`, [
       turnId,
@@ -193,47 +256,105 @@ export class LabelStore {
       )) as [unknown[], number];
       if (claimed[0].length === 0) return false;
       await this.saveLabels(turn.turnId, version, last, tx);
-      const labels = await tx
-        .getRepository(RewardLabelEntity)
-        .findBy({ turnId: turn.turnId, labellerVersion: version });
-      const values: Partial<Record<RewardComponent, number>> = {};
-      for (const l of labels)
-        if (l.status === 'labelled' && l.value !== null) values[l.component as RewardComponent] = l.value;
-      const composite = Object.keys(values).length > 0 ? compositeReward(values, config) : null;
+      const labels = await labelsIn(tx, turn.turnId, version);
+      const composite = compositeOf(labels, config);
       await projectTurn(tx, turn, {
         ...perTurnUpdates(experimentValues(turn, labels, composite?.value ?? null)),
         ...(await userLevelUpdates(tx, turn, version)),
       });
-      const emotion = labels.find((l) => l.component === 'live_emotion')?.details?.['scoreAfter'];
-      const event = createEvent(
-        rewardTurnLabelledV1,
-        {
-          turnId: turn.turnId,
-          conversationId: turn.conversationId,
-          userId: turn.userId,
-          checkpointId: turn.checkpointId,
-          experimentId: turn.experimentId,
-          armId: turn.armId,
-          labellerVersion: version,
-          components: labels.map((l) => ({
-            component: l.component as RewardComponent,
-            status: l.status,
-            value: l.value,
-            label: l.label,
-            judgeModel: l.judgeModel,
-            promptVersion: l.promptVersion,
-            error: l.error,
-          })),
-          composite: composite && { value: composite.value, version: composite.version },
-          emotionScore: typeof emotion === 'number' ? emotion : null,
-          labelledAt: new Date().toISOString(),
-        },
-        SERVICE,
-      );
-      await enqueueEvent(tx, rewardTurnLabelledV1, event, turn.conversationId);
+      await announce(tx, turn, version, labels, composite);
       return true;
     });
     if (finished) this.relay.wake();
     return finished;
   }
+
+  /** A finished turn whose signals changed: its implicit label again, and everything computed from it. */
+  private async revise(
+    tx: EntityManager,
+    before: RewardTurnEntity,
+    after: RewardTurnEntity,
+    version: string,
+    { implicit, config }: Reviser,
+  ): Promise<void> {
+    const old = await labelsIn(tx, before.turnId, version);
+    const draft = implicit(after);
+    await tx.query(
+      `UPDATE reward_labels SET status = $4, value = $5, details = $6::jsonb
+       WHERE turn_id = $1 AND component = $2 AND labeller_version = $3`,
+      [after.turnId, draft.component, version, draft.status, draft.value, JSON.stringify(draft.details)],
+    );
+    const labels = await labelsIn(tx, after.turnId, version);
+    const oldComposite = compositeOf(old, config);
+    const composite = compositeOf(labels, config);
+    await projectTurn(
+      tx,
+      after,
+      corrections(
+        experimentValues(before, old, oldComposite?.value ?? null),
+        experimentValues(after, labels, composite?.value ?? null),
+      ),
+      { countsAsTurn: false },
+    );
+    await announce(tx, after, version, labels, composite);
+  }
+}
+
+/** How a finished turn's implicit label is made again when its signals change. */
+export interface Reviser {
+  implicit(turn: RewardTurnEntity): LabelDraft;
+  config: RewardConfig;
+}
+
+/** Serialises everything done to one turn id, whether its row exists yet or not. */
+async function lockTurn(tx: EntityManager, turnId: string): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 5310))`, [turnId]);
+}
+
+function labelsIn(tx: EntityManager, turnId: string, version: string): Promise<RewardLabelEntity[]> {
+  return tx.getRepository(RewardLabelEntity).findBy({ turnId, labellerVersion: version });
+}
+
+function compositeOf(labels: readonly RewardLabelEntity[], config: RewardConfig) {
+  const values: Partial<Record<RewardComponent, number>> = {};
+  for (const l of labels)
+    if (l.status === 'labelled' && l.value !== null) values[l.component as RewardComponent] = l.value;
+  return Object.keys(values).length > 0 ? compositeReward(values, config) : null;
+}
+
+/** reward.turn.labelled.v1 for the turn as it stands; a revision announces the turn again with its new values. */
+async function announce(
+  tx: EntityManager,
+  turn: RewardTurnEntity,
+  version: string,
+  labels: readonly RewardLabelEntity[],
+  composite: ReturnType<typeof compositeOf>,
+): Promise<void> {
+  const emotion = labels.find((l) => l.component === 'live_emotion')?.details?.['scoreAfter'];
+  const event = createEvent(
+    rewardTurnLabelledV1,
+    {
+      turnId: turn.turnId,
+      conversationId: turn.conversationId,
+      userId: turn.userId,
+      checkpointId: turn.checkpointId,
+      experimentId: turn.experimentId,
+      armId: turn.armId,
+      labellerVersion: version,
+      components: labels.map((l) => ({
+        component: l.component as RewardComponent,
+        status: l.status,
+        value: l.value,
+        label: l.label,
+        judgeModel: l.judgeModel,
+        promptVersion: l.promptVersion,
+        error: l.error,
+      })),
+      composite: composite && { value: composite.value, version: composite.version },
+      emotionScore: typeof emotion === 'number' ? emotion : null,
+      labelledAt: new Date().toISOString(),
+    },
+    SERVICE,
+  );
+  await enqueueEvent(tx, rewardTurnLabelledV1, event, turn.conversationId);
 }

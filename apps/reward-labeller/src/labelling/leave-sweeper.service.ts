@@ -10,7 +10,8 @@ const BATCH = 200;
 
 /**
  * Finishes the turns the user never answered, once LEAVE_AFTER_MS have passed and the labeller has caught up
- * with the turn stream (so the next message is not just waiting in Kafka): the leaving is their signal.
+ * with the turn stream (so the next message is not just waiting in Kafka): the leaving is their signal. Also drops
+ * feedback held for turns that never came.
  */
 @Injectable()
 export class LeaveSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,9 +39,10 @@ export class LeaveSweeper implements OnApplicationBootstrap, OnApplicationShutdo
     await this.running;
   }
 
-  /** One round: every abandoned turn found (in batches), oldest first. */
+  /** One round: every abandoned turn found (in batches), oldest first; then feedback held for too long. */
   async sweep(): Promise<void> {
     if (!this.progress.caughtUp()) return;
+    await this.store.dropPendingFeedback(new Date(Date.now() - this.env.PENDING_FEEDBACK_TTL_MS));
     for (;;) {
       const cutoff = new Date(Date.now() - this.env.LEAVE_AFTER_MS);
       const turns = await this.store.abandoned(this.labeller.version, cutoff, BATCH);

@@ -1,4 +1,4 @@
-import type { RewardTurnEntity } from '@echoloop/persistence';
+import type { RewardTurnEntity, TurnSignals } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { DEFAULT_REWARD_CONFIG, parseRewardConfig, type RewardConfig, sampledFor } from '@echoloop/rewards';
 import { Inject, Injectable } from '@nestjs/common';
@@ -51,6 +51,7 @@ export class TurnLabeller {
     );
     // The newest reply is the one the user answered; older alternatives of it were passed over.
     const answered = waiting[0];
+    await this.keepAnswered(answered, waiting);
     const message = {
       id: turn.userMessage.id,
       content: turn.userMessage.content,
@@ -67,6 +68,16 @@ export class TurnLabeller {
         isAnswered,
       );
     }
+  }
+
+  /** Feedback on a turn, at any time: see LabelStore.applyFeedback. */
+  async onFeedback(turnId: string, signals: TurnSignals): Promise<void> {
+    await this.store.applyFeedback(turnId, signals, this.version, {
+      config: this.config,
+      // A finished turn was either answered or left: no next message means the user left.
+      implicit: (turn) =>
+        this.judges.implicit(implicitSignals(turn.signals, turn.repliedAt, !turn.signals.nextUserMessage)),
+    });
   }
 
   /** A turn whose user never wrote again: its live emotion is the leaving. */
@@ -98,6 +109,24 @@ export class TurnLabeller {
       await this.finishWithNext(turn, !turn.signals.regenerated && turn.signals.kept !== false);
     } else if (turn.repliedAt < leftBefore) {
       await this.onAbandoned(turn);
+    }
+  }
+
+  /**
+   * Carrying on from a reply keeps it: when the answered reply had alternatives and the user picked none of them
+   * explicitly, it is kept and the others are not (what preference pairs are built from).
+   */
+  private async keepAnswered(
+    answered: RewardTurnEntity | undefined,
+    waiting: RewardTurnEntity[],
+  ): Promise<void> {
+    if (!answered) return;
+    const alternatives = waiting.filter((t) => t.userMessageId === answered.userMessageId);
+    if (alternatives.length < 2 || alternatives.some((t) => t.signals.kept !== undefined)) return;
+    for (const turn of alternatives) {
+      const kept = turn.turnId === answered.turnId;
+      await this.store.addSignals(turn.turnId, { kept });
+      turn.signals = { ...turn.signals, kept };
     }
   }
 

@@ -2,12 +2,25 @@ import { z } from 'zod';
 import { defineContract } from '../envelope';
 import { TOPICS } from '../topics';
 
+/** Which of several regenerated replies the user kept (the same in v1 and v2). */
+export const swipeFeedback = z.object({
+  kind: z.literal('swipe'),
+  conversationId: z.uuid(),
+  userId: z.uuid(),
+  /** The user message the alternatives answer. */
+  parentId: z.uuid(),
+  /** The reply kept, and the ones passed over. */
+  selectedTurnId: z.uuid(),
+  rejectedTurnIds: z.array(z.uuid()),
+});
+
 /**
- * Explicit feedback on a reply, and swipe choices (which of several regenerated replies the user kept).
- * Key: conversationId, so it stays ordered with the conversation's turns.
+ * Superseded by chat.feedback.v2, which tells thumbs from stars; still consumed so that events written before
+ * the change are not lost. Its `rating` is -1 / 1 for thumbs or 2-5 for stars: 1 was documented and read as a
+ * thumbs-up. Key: conversationId, so it stays ordered with the conversation's turns.
  */
 export const chatFeedbackV1 = defineContract(
-  TOPICS.chatFeedback,
+  TOPICS.chatFeedbackV1,
   1,
   z.discriminatedUnion('kind', [
     z.object({
@@ -21,15 +34,6 @@ export const chatFeedbackV1 = defineContract(
       comment: z.string().nullable(),
       tags: z.array(z.string()),
     }),
-    z.object({
-      kind: z.literal('swipe'),
-      conversationId: z.uuid(),
-      userId: z.uuid(),
-      /** The user message the alternatives answer. */
-      parentId: z.uuid(),
-      /** The reply kept, and the ones passed over. */
-      selectedTurnId: z.uuid(),
-      rejectedTurnIds: z.array(z.uuid()),
-    }),
+    swipeFeedback,
   ]),
 );

@@ -32,9 +32,13 @@ export class FeedbackEntity {
   @JoinColumn({ name: 'user_id' })
   user?: UserEntity;
 
-  /** -1 thumbs down, 1 thumbs up, or a 1-5 star rating; null when only a comment or tags were given. */
+  /** 1 thumbs up, -1 thumbs down; null when not given. */
   @Column({ type: 'smallint', nullable: true })
-  rating!: number | null;
+  thumb!: -1 | 1 | null;
+
+  /** A 1-5 star rating; null when not given. Thumbs and stars are separate answers, both may be given. */
+  @Column({ type: 'smallint', nullable: true })
+  stars!: number | null;
 
   @Column({ type: 'text', nullable: true })
   comment!: string | null;

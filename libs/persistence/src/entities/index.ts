@@ -15,6 +15,7 @@ import { OutboxEntity } from './outbox.entity';
 import { RewardConversationEntity } from './reward-conversation.entity';
 import { RewardLabelEntity } from './reward-label.entity';
 import { RewardTurnEntity } from './reward-turn.entity';
+import { PendingSignalsEntity } from './pending-signals.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { SessionEntity } from './session.entity';
 import { SimulatorSessionEntity } from './simulator-session.entity';
@@ -58,6 +59,7 @@ export { OutboxEntity } from './outbox.entity';
 export { RewardConversationEntity } from './reward-conversation.entity';
 export { REWARD_LABEL_STATUSES, RewardLabelEntity, type RewardLabelStatus } from './reward-label.entity';
 export { RewardTurnEntity, type TurnSignals } from './reward-turn.entity';
+export { PendingSignalsEntity } from './pending-signals.entity';
 export { RefreshTokenEntity } from './refresh-token.entity';
 export { SessionEntity } from './session.entity';
 export { SimulatorSessionEntity } from './simulator-session.entity';
@@ -89,4 +91,5 @@ export const ENTITIES = [
   AccountAuditEntity,
   SessionEntity,
   RefreshTokenEntity,
+  PendingSignalsEntity,
 ];

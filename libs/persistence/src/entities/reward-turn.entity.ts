@@ -5,11 +5,16 @@ import { UserEntity } from './user.entity';
 /** What the labeller heard about a turn after it was completed: the next user message, feedback, swipes. */
 export interface TurnSignals {
   nextUserMessage?: { id: string; content: string; createdAt: string };
-  /** The latest rating the user gave: -1 / 1 thumbs, or 2-5 stars (the API cannot tell 1 star from a thumbs up). */
-  rating?: number | null;
+  /** The user's current thumb on the reply: 1 up, -1 down, null taken back. */
+  thumbs?: -1 | 1 | null;
+  /** The user's current 1-5 star rating of the reply; null taken back. */
+  stars?: number | null;
   /** Another alternative was generated for the same user message. */
   regenerated?: boolean;
-  /** The user picked this alternative (true) or another one (false) among swipes. */
+  /**
+   * The user kept this alternative (true) or another one (false) among swipes: by picking it, or by carrying on
+   * from it.
+   */
   kept?: boolean;
 }
 

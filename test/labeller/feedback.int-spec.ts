@@ -1,0 +1,210 @@
+import { chatFeedbackV1, chatFeedbackV2, createEvent, TOPICS } from '@echoloop/contracts';
+import { findOnTopic, testKafka, waitFor } from '@echoloop/testing';
+import { randomUUID } from 'node:crypto';
+import {
+  type Conversation,
+  type LabellerFixture,
+  startLabellerFixture,
+  type TurnPayload,
+  waitFinished,
+} from './labeller-fixture';
+
+/** Feedback as the gateway sends it: the user's whole current feedback on one reply. */
+type Rating = { thumb: 'up' | 'down' | null; stars: number | null };
+
+describe('feedback in the reward labeller: what it means, and whenever it comes', () => {
+  let f: LabellerFixture;
+  let experimentId: string;
+
+  beforeAll(async () => {
+    f = await startLabellerFixture();
+    const [{ id }] = (await f.db.query(
+      `INSERT INTO experiments (name, status, seed, arms) VALUES ('feedback', 'running', 's', '[]') RETURNING id`,
+    )) as [{ id: string }];
+    experimentId = id;
+  });
+  afterAll(async () => {
+    await f?.close();
+  });
+
+  const rate = async (c: Conversation, turn: TurnPayload, rating: Rating, eventId?: string) => {
+    const event = createEvent(
+      chatFeedbackV2,
+      {
+        kind: 'rating',
+        conversationId: c.id,
+        userId: c.userId,
+        turnId: turn.turnId,
+        checkpointId: 'base',
+        comment: null,
+        tags: [],
+        ...rating,
+      },
+      'test',
+    );
+    await f.publisher.publish(chatFeedbackV2, eventId ? { ...event, eventId } : event, c.id);
+  };
+  const implicit = async (turnId: string) =>
+    (await f.labels(turnId)).find((l) => l.component === 'implicit')?.value ?? null;
+  const signals = async (turnId: string) =>
+    (
+      (await f.db.query(`SELECT signals FROM reward_turns WHERE turn_id = $1`, [turnId])) as {
+        signals: any;
+      }[]
+    )[0]?.signals;
+  const userMetric = async (userId: string, metric: string) =>
+    (
+      (await f.db.query(
+        `SELECT count, total FROM experiment_user_metrics WHERE experiment_id = $1 AND user_id = $2 AND metric = $3`,
+        [experimentId, userId, metric],
+      )) as { count: number; total: number }[]
+    )[0];
+  const armMetric = async (metric: string) =>
+    (
+      (await f.db.query(
+        `SELECT users, sum, turns FROM experiment_arm_metrics WHERE experiment_id = $1 AND arm_id = 'a' AND metric = $2`,
+        [experimentId, metric],
+      )) as { users: number; sum: number; turns: number }[]
+    )[0];
+  /** A turn in the experiment's arm `a`, answered by a next message, then finished. */
+  const finishedTurn = async () => {
+    const c = await f.conversation();
+    const first = {
+      ...(await c.turn('my cat is sick', 'Oh no, what did the vet say?')),
+      experimentId,
+      armId: 'a',
+    };
+    const second = await c.turn('thanks for asking', 'Of course.');
+    await c.publish(first, second);
+    await waitFinished(f, first.turnId);
+    return { c, first };
+  };
+
+  it('a thumbs-up is liked and a 1-star rating disliked, in labels and in experiment results', async () => {
+    const liked = await finishedTurn();
+    const disliked = await finishedTurn();
+    await rate(liked.c, liked.first, { thumb: 'up', stars: null });
+    await rate(disliked.c, disliked.first, { thumb: null, stars: 1 });
+
+    await waitFor(async () => (await implicit(liked.first.turnId)) === 1, {
+      what: 'the thumbs-up in the reward',
+    });
+    await waitFor(
+      async () =>
+        (await implicit(disliked.first.turnId)) !== null &&
+        (await signals(disliked.first.turnId)).stars === 1,
+      {
+        what: 'the star in the signals',
+      },
+    );
+    expect(await implicit(disliked.first.turnId)).toBeLessThan(0);
+    expect(await signals(disliked.first.turnId)).not.toHaveProperty('thumbs', 1);
+    expect(await userMetric(liked.c.userId, 'thumbs_up')).toEqual({ count: 1, total: 1 });
+    expect(await userMetric(disliked.c.userId, 'thumbs_up')).toEqual({ count: 1, total: 0 });
+  });
+
+  it('a rating after the next message moves the reward and the aggregates exactly once, redeliveries and re-ratings included', async () => {
+    const { c, first } = await finishedTurn();
+    const before = { implicit: await implicit(first.turnId), arm: await armMetric('thumbs_up') };
+    expect(await userMetric(c.userId, 'thumbs_up')).toEqual({ count: 1, total: 0 });
+
+    const eventId = randomUUID();
+    await rate(c, first, { thumb: 'up', stars: null }, eventId);
+    await rate(c, first, { thumb: 'up', stars: null }, eventId); // redelivered
+    await rate(c, first, { thumb: 'up', stars: null }); // the same answer again
+    await waitFor(async () => (await implicit(first.turnId)) === 1, {
+      what: 'the late thumbs-up in the reward',
+    });
+    const announced = await findOnTopic(
+      testKafka('feedback-it'),
+      TOPICS.rewardTurnLabelled,
+      (m) => String(m.key) === c.id && JSON.parse(String(m.value)).payload.turnId === first.turnId,
+      2,
+    );
+    const composites = announced.map((m) => JSON.parse(String(m.value)).payload.composite.value);
+    expect(composites[1]).toBeGreaterThan(composites[0]);
+
+    expect(await userMetric(c.userId, 'thumbs_up')).toEqual({ count: 1, total: 1 });
+    const after = await armMetric('thumbs_up');
+    expect(after).toEqual({ ...before.arm, sum: before.arm!.sum + 1 });
+    expect(before.implicit).not.toBe(1);
+
+    // Taken back: the turn returns to where it was, once.
+    await rate(c, first, { thumb: null, stars: null });
+    await waitFor(async () => (await implicit(first.turnId)) === before.implicit, {
+      what: 'the thumb taken back',
+    });
+    expect(await userMetric(c.userId, 'thumbs_up')).toEqual({ count: 1, total: 0 });
+    expect(await armMetric('thumbs_up')).toEqual(before.arm);
+  });
+
+  it('feedback consumed before its turn is held, then counted when the turn arrives', async () => {
+    const c = await f.conversation();
+    const first = await c.turn('I got the job!', 'That is wonderful news!');
+    const second = await c.turn('thanks, still shaking', 'Take a breath and enjoy it.');
+    await rate(c, first, { thumb: null, stars: 5 });
+    await waitFor(
+      async () =>
+        (
+          (await f.db.query(`SELECT signals FROM pending_signals WHERE turn_id = $1`, [
+            first.turnId,
+          ])) as unknown[]
+        ).length === 1,
+      { what: 'the rating held for a turn not seen yet' },
+    );
+    await c.publish(first, second);
+    await waitFinished(f, first.turnId);
+    expect(await signals(first.turnId)).toMatchObject({ stars: 5 });
+    const details = (await f.labels(first.turnId)).find((l) => l.component === 'implicit')?.details;
+    expect(details).toMatchObject({ stars: 5 });
+    expect(await f.db.query(`SELECT 1 FROM pending_signals WHERE turn_id = $1`, [first.turnId])).toEqual([]);
+  });
+
+  it('reads v1 events written before the change as v1 meant them (-1 and 1 thumbs, 2-5 stars)', async () => {
+    const c = await f.conversation();
+    const turn = await c.turn('long day', 'Want to tell me about it?');
+    await c.publish(turn);
+    await waitFor(async () => (await signals(turn.turnId)) !== undefined, { what: 'the turn recorded' });
+    const v1 = (rating: number) =>
+      f.publisher.publish(
+        chatFeedbackV1,
+        createEvent(
+          chatFeedbackV1,
+          {
+            kind: 'rating',
+            conversationId: c.id,
+            userId: c.userId,
+            turnId: turn.turnId,
+            checkpointId: 'base',
+            rating,
+            comment: null,
+            tags: [],
+          },
+          'test',
+        ),
+        c.id,
+      );
+    await v1(-1);
+    await waitFor(async () => (await signals(turn.turnId)).thumbs === -1, { what: 'a v1 thumbs-down' });
+    await v1(4);
+    await waitFor(async () => (await signals(turn.turnId)).stars === 4, { what: 'v1 stars' });
+  });
+
+  it('carrying on after a regenerate keeps the reply the user answered, without an explicit pick', async () => {
+    const c = await f.conversation();
+    const first = await c.turn('I lost my keys', 'Keys are overrated.');
+    const second = await c.turn('', 'That sounds stressful. Where did you last have them?', {
+      sameUserMessageAs: first,
+    });
+    const next = await c.turn('thanks, in the car I think', 'Then check under the seats.');
+    await c.publish(first, second);
+    await waitFor(async () => (await signals(first.turnId))?.regenerated === true, {
+      what: 'the regenerate',
+    });
+    await c.publish(next);
+    await waitFinished(f, second.turnId);
+    await waitFinished(f, first.turnId);
+    expect(await signals(second.turnId)).toMatchObject({ kept: true });
+    expect(await signals(first.turnId)).toMatchObject({ kept: false, regenerated: true });
+  });
+});

@@ -83,6 +83,17 @@ export async function startChatFixture(env: Record<string, string> = {}): Promis
       ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     });
     const text = await res.text();
+    // Never expected: say what the gateway logged, so a rare one can be diagnosed from the test output.
+    if (res.status >= 500) {
+      const errors = gateway
+        .logs()
+        .split('\n')
+        .filter((line) => line.includes('"level":"error"'))
+        .slice(-5);
+      console.error(
+        `${method} ${path} answered ${res.status}; the gateway's last errors:\n${errors.join('\n')}`,
+      );
+    }
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
 

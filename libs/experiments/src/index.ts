@@ -3,6 +3,7 @@ export { ASSIGNMENT_TEST_VECTORS, type AssignmentTestVector } from './assignment
 export { probabilityToBeatControl } from './bayesian';
 export { meanConfidenceInterval } from './confidence-interval';
 export { type GuardrailDirection, guardrailBreached } from './guardrail';
+export { EXPERIMENT_METRICS, type ExperimentMetric, isExperimentMetric } from './metrics';
 export { addValue, emptyMoments, mergeMoments, type Moments, summarize, type Summary } from './moments';
 export {
   DEFAULT_TAU2_FRACTION,

@@ -1,4 +1,5 @@
 import {
+  EXPERIMENT_METRICS,
   guardrailBreached,
   meanConfidenceInterval,
   type Moments,
@@ -16,7 +17,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
-import { EXPERIMENT_METRICS } from './experiment-metrics';
 import { ExperimentsService } from './experiments.service';
 
 const ALPHA = 0.05;
@@ -73,7 +73,9 @@ export class ResultsService implements OnApplicationBootstrap, OnApplicationShut
     };
     const sequential: Record<string, number> = { ...experiment.sequentialPValues };
     const guardrails: { metric: string; armId: string; breached: boolean }[] = [];
-    const metrics = EXPERIMENT_METRICS.map(({ name, guardrail }) => {
+    const metrics = EXPERIMENT_METRICS.map((metric) => {
+      const { name } = metric;
+      const guardrail = 'guardrail' in metric ? metric.guardrail : undefined;
       const base = control ? summaryOf(control.id, name) : undefined;
       return {
         metric: name,

@@ -1,4 +1,5 @@
-import type { RewardTurnEntity, TurnSignals } from '@echoloop/persistence';
+import { isExperimentMetric } from '@echoloop/experiments';
+import type { RewardLabelEntity, RewardTurnEntity, TurnSignals } from '@echoloop/persistence';
 import { corrections, experimentValues } from './experiment-projection';
 
 const turn = (signals: TurnSignals) =>
@@ -25,6 +26,22 @@ describe('experiment values of a turn', () => {
   );
 });
 
+describe('metric names', () => {
+  it('are all in the one registry the gateway reports from', () => {
+    const labels = ['empathy', 'humanlike', 'live_emotion', 'implicit'].map((component) => ({
+      component,
+      status: 'labelled',
+      value: 0.5,
+      details: { delta: 3 },
+    })) as unknown as RewardLabelEntity[];
+    const names = Object.keys(experimentValues(turn({ thumbs: 1, regenerated: true }), labels, 0.4));
+    expect(names.filter((name) => !isExperimentMetric(name))).toEqual([]);
+    expect(names).toEqual(
+      expect.arrayContaining(['composite', 'live_emotion_delta', 'thumbs_up', 'ttft_ms']),
+    );
+  });
+});
+
 describe('corrections of a revised turn', () => {
   it('moves only the metrics whose value changed, by the difference, without a new observation', () => {
     expect(
@@ -39,9 +56,9 @@ describe('corrections of a revised turn', () => {
   });
 
   it('adds or removes an observation for a metric that appears or disappears', () => {
-    expect(corrections({ a: 2 }, { b: 3 })).toEqual({
-      a: { kind: 'add', count: -1, total: -2 },
-      b: { kind: 'add', count: 1, total: 3 },
+    expect(corrections({ composite: 2 }, { live_emotion_delta: 3 })).toEqual({
+      composite: { kind: 'add', count: -1, total: -2 },
+      live_emotion_delta: { kind: 'add', count: 1, total: 3 },
     });
   });
 

@@ -1,17 +1,23 @@
+import { type ExperimentMetric, isExperimentMetric } from '@echoloop/experiments';
 import type { RewardLabelEntity, RewardTurnEntity } from '@echoloop/persistence';
 import type { EntityManager } from 'typeorm';
 import type { TurnPayload } from './label-store';
 
-/** A finished turn's per-turn values for the experiment metrics (names as in the gateway's results). */
+/** Per-turn values of the experiment metrics (names from the one registry, EXPERIMENT_METRICS). */
+export type MetricValues = Partial<Record<ExperimentMetric, number>>;
+
+/** A finished turn's per-turn values for the experiment metrics. */
 export function experimentValues(
   turn: RewardTurnEntity,
   labels: readonly RewardLabelEntity[],
   composite: number | null,
-): Record<string, number> {
+): MetricValues {
   const payload = turn.turn as unknown as TurnPayload;
-  const values: Record<string, number> = {};
+  const values: MetricValues = {};
   if (composite !== null) values['composite'] = composite;
-  for (const l of labels) if (l.status === 'labelled' && l.value !== null) values[l.component] = l.value;
+  for (const l of labels)
+    if (l.status === 'labelled' && l.value !== null && isExperimentMetric(l.component))
+      values[l.component] = l.value;
   const delta = labels.find((l) => l.component === 'live_emotion' && l.status === 'labelled')?.details?.[
     'delta'
   ];
@@ -36,7 +42,7 @@ export type UserUpdate = { kind: 'add'; count: number; total: number } | { kind:
 export async function projectTurn(
   tx: EntityManager,
   turn: RewardTurnEntity,
-  updates: Record<string, UserUpdate>,
+  updates: Partial<Record<ExperimentMetric, UserUpdate>>,
   { countsAsTurn = true }: { countsAsTurn?: boolean } = {},
 ): Promise<void> {
   if (!turn.experimentId || !turn.armId) return;
@@ -123,7 +129,7 @@ export async function userLevelUpdates(
   tx: EntityManager,
   turn: RewardTurnEntity,
   version: string,
-): Promise<Record<string, UserUpdate>> {
+): Promise<Partial<Record<ExperimentMetric, UserUpdate>>> {
   if (!turn.experimentId) return {};
   const [seen] = (await tx.query(
     `SELECT exists(SELECT 1 FROM reward_turns WHERE conversation_id = $1 AND turn_id <> $2
@@ -140,7 +146,7 @@ export async function userLevelUpdates(
 }
 
 /** Per-turn values as updates that add one observation each. */
-export function perTurnUpdates(values: Record<string, number>): Record<string, UserUpdate> {
+export function perTurnUpdates(values: MetricValues): Partial<Record<ExperimentMetric, UserUpdate>> {
   return Object.fromEntries(
     Object.entries(values).map(([metric, value]) => [metric, { kind: 'add', count: 1, total: value }]),
   );
@@ -151,11 +157,11 @@ export function perTurnUpdates(values: Record<string, number>): Record<string, U
  * metric that appears or disappears adds or removes one observation), nothing for the others.
  */
 export function corrections(
-  before: Record<string, number>,
-  after: Record<string, number>,
-): Record<string, UserUpdate> {
-  const updates: Record<string, UserUpdate> = {};
-  for (const metric of new Set([...Object.keys(before), ...Object.keys(after)])) {
+  before: MetricValues,
+  after: MetricValues,
+): Partial<Record<ExperimentMetric, UserUpdate>> {
+  const updates: Partial<Record<ExperimentMetric, UserUpdate>> = {};
+  for (const metric of new Set([...Object.keys(before), ...Object.keys(after)] as ExperimentMetric[])) {
     const [old, now] = [before[metric], after[metric]];
     if (old === now) continue;
     updates[metric] = {

@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { SignJWT } from 'jose';
 import type { Socket } from 'socket.io-client';
-import { startChatFixture, type ChatFixture } from '../chat/chat-fixture';
+import { sendAndCollect, startChatFixture, type ChatFixture } from '../chat/chat-fixture';
 
 const JWT_SECRET = randomBytes(32).toString('hex');
 const PASSWORD = 'a good passphrase';
@@ -128,9 +128,25 @@ describe('sessions that follow the account', () => {
   it("a deleted account's tokens, refresh tokens and open sockets end at once", async () => {
     const user = await signUp();
     const socket = await f.connect(user.accessToken);
+    const { id: conversationId } = (
+      await f.http(user.accessToken, 'POST', '/v1/conversations', { characterId: f.characterId })
+    ).body;
+    const marker = `erase-me-${randomUUID()}`;
+    const turn = await sendAndCollect(socket, { conversationId, content: marker, clientMessageId: 'erase' });
+    expect(turn.done).toBeDefined();
+    const outboxHolding = async (text: string) =>
+      (
+        (await f.db.query(`SELECT count(*)::int AS n FROM outbox WHERE payload::text LIKE $1`, [
+          `%${text}%`,
+        ])) as [{ n: number }]
+      )[0].n;
+    expect(await outboxHolding(marker)).toBeGreaterThan(0);
     const ended = sessionEnded(socket);
 
     expect((await f.http(user.accessToken, 'DELETE', '/v1/me')).status).toBe(204);
+    // Nothing the user sent stays behind in the outbox, published or not.
+    expect(await outboxHolding(marker)).toBe(0);
+    expect(await outboxHolding(user.userId)).toBe(0);
     await expect(ended).resolves.toEqual({ code: 'session_ended', message: expect.any(String) });
     for (const [method, path] of [
       ['GET', '/v1/characters'],

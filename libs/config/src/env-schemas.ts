@@ -20,6 +20,10 @@ export const serviceEnv = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   KAFKA_BROKERS: csv.default([LOCAL_KAFKA_BROKERS]),
   KAFKA_CLIENT_ID: z.string().min(1).optional(),
+  /** How long Kafka keeps the messages of the topics an app creates (events carry user text). */
+  KAFKA_RETENTION_HOURS: z.coerce.number().positive().default(168),
+  /** Published outbox rows (events with user text) are deleted after this many hours. */
+  OUTBOX_RETENTION_HOURS: z.coerce.number().positive().default(24),
 });
 
 export type ServiceEnv = z.infer<typeof serviceEnv>;

@@ -5,6 +5,7 @@ import { dataSourceOptions } from '@echoloop/persistence';
 import type { Kafka } from 'kafkajs';
 import { LoggerModule, PinoLogger } from 'nestjs-pino';
 import { CLOCK, systemClock } from './clock';
+import { SERVICE_ENV } from './service-env';
 import { DatabaseHealthIndicator } from './health/database.health';
 import { HealthController } from './health/health.controller';
 import { HEALTH_INDICATORS, type HealthIndicator } from './health/health-indicator';
@@ -40,7 +41,10 @@ const QUIET_ROUTES = ['/health', '/metrics'];
 @Module({})
 export class PlatformModule implements NestModule {
   static forRoot({ service, env, topics }: PlatformOptions): DynamicModule {
-    const allTopics = [...topics, ...topics.map((t) => ({ ...t, topic: deadLetterTopic(t.topic) }))];
+    const retentionMs = env.KAFKA_RETENTION_HOURS * 3_600_000;
+    const allTopics = [...topics, ...topics.map((t) => ({ ...t, topic: deadLetterTopic(t.topic) }))].map(
+      (t) => ({ retentionMs, ...t }),
+    );
     return {
       module: PlatformModule,
       global: true,
@@ -64,6 +68,7 @@ export class PlatformModule implements NestModule {
       providers: [
         { provide: MetricsService, useValue: new MetricsService(service) },
         { provide: CLOCK, useValue: systemClock },
+        { provide: SERVICE_ENV, useValue: env },
         { provide: OPENAPI_TITLE, useValue: service },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: StorableInputInterceptor },
@@ -91,7 +96,7 @@ export class PlatformModule implements NestModule {
           useFactory: (...indicators: HealthIndicator[]) => indicators,
         },
       ],
-      exports: [MetricsService, CLOCK, KAFKA, EventPublisher, KafkaLifecycle],
+      exports: [MetricsService, CLOCK, SERVICE_ENV, KAFKA, EventPublisher, KafkaLifecycle],
     };
   }
 

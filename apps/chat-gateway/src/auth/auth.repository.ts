@@ -1,4 +1,4 @@
-import { ACCOUNT_CHANGES_CHANNEL, notifyAccountChanged } from '@echoloop/platform';
+import { ACCOUNT_CHANGES_CHANNEL, forgetUserEvents, notifyAccountChanged } from '@echoloop/platform';
 import { type Role, UserEntity } from '@echoloop/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -122,10 +122,11 @@ export class AuthRepository {
     return this.db.transaction((tx) => this.revokeIn(tx, `user_id = $1`, [userId], userId, reason, now));
   }
 
-  /** Erasure: the account and, by cascade, its sessions and everything the user produced. */
+  /** Erasure: the account, by cascade its sessions and everything the user produced, and its events' payloads. */
   async eraseAccount(userId: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.query(`DELETE FROM users WHERE id = $1`, [userId]);
+      await forgetUserEvents(tx, userId);
       await notifyAccountChanged(tx, userId);
     });
   }

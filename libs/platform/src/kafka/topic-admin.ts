@@ -3,6 +3,8 @@ import type { Kafka } from 'kafkajs';
 export interface TopicSpec {
   topic: string;
   numPartitions?: number;
+  /** How long Kafka keeps the topic's messages (events carry user text); the broker's default when unset. */
+  retentionMs?: number;
 }
 
 /** Creates the topics an app needs (and their dead-letter topics) at start-up; existing ones are left alone. */
@@ -15,10 +17,11 @@ export async function ensureTopics(kafka: Kafka, topics: readonly TopicSpec[]): 
     if (missing.length === 0) return;
     await admin.createTopics({
       waitForLeaders: true,
-      topics: missing.map(({ topic, numPartitions = 3 }) => ({
+      topics: missing.map(({ topic, numPartitions = 3, retentionMs }) => ({
         topic,
         numPartitions,
         replicationFactor: -1,
+        ...(retentionMs && { configEntries: [{ name: 'retention.ms', value: String(retentionMs) }] }),
       })),
     });
   } finally {

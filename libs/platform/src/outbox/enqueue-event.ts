@@ -22,3 +22,11 @@ export async function enqueueEvent<C extends Contract>(
     headers: eventHeaders(valid),
   });
 }
+
+/**
+ * Erasure: every outbox row about this user (published or not), inside the transaction that erases the account.
+ * Every contract's payload names its user as `userId`.
+ */
+export async function forgetUserEvents(manager: Pick<EntityManager, 'query'>, userId: string): Promise<void> {
+  await manager.query(`DELETE FROM outbox WHERE payload->'payload'->>'userId' = $1`, [userId]);
+}

@@ -14,7 +14,7 @@ import { DataSource } from 'typeorm';
 import { EventPublisher } from '../kafka/event-publisher';
 import { ensureTopics } from '../kafka/topic-admin';
 import { MetricsService } from '../metrics/metrics.service';
-import { enqueueEvent } from './enqueue-event';
+import { enqueueEvent, forgetUserEvents } from './enqueue-event';
 import { OutboxRelay } from './outbox-relay';
 
 const logger = pino({ level: 'silent' });
@@ -40,12 +40,21 @@ describe('outbox relay on PostgreSQL and Kafka', () => {
       { ...golden.payload, turnId: randomUUID(), conversationId } as never,
       'test',
     ) as EventOf<C>;
-  const relay = (p: EventPublisher = publisher) =>
-    new OutboxRelay(dataSource, p, new MetricsService('test'), logger, {
-      batchSize: 100,
-      idleMs: 50,
-      maxBackoffMs: 100,
-    });
+  const relay = (p: EventPublisher = publisher, now: () => number = Date.now) =>
+    new OutboxRelay(
+      dataSource,
+      p,
+      new MetricsService('test'),
+      logger,
+      { batchSize: 100, idleMs: 50, maxBackoffMs: 100, retainPublishedMs: 60_000 },
+      now,
+    );
+  const outboxRows = async (eventIds: string[]) =>
+    (
+      await dataSource.query<{ event_id: string }[]>(`SELECT event_id FROM outbox WHERE event_id = ANY($1)`, [
+        eventIds,
+      ])
+    ).map((r) => r.event_id);
 
   beforeAll(async () => {
     db = await createTestDatabase('outbox');
@@ -137,5 +146,35 @@ describe('outbox relay on PostgreSQL and Kafka', () => {
     } finally {
       await running.stop();
     }
+  });
+
+  it('purges published rows past the retention, never unpublished ones', async () => {
+    const contract = await freshContract();
+    const [published, waiting] = [turn(contract, randomUUID()), turn(contract, randomUUID())];
+    await dataSource.transaction((tx) => enqueueEvent(tx, contract, published, 'k'));
+    while ((await relay().relayOnce()) > 0);
+    await dataSource.transaction((tx) => enqueueEvent(tx, contract, waiting, 'k'));
+    const ids = [published.eventId, waiting.eventId];
+
+    expect(await relay().purgePublished()).toBe(0); // within the retention
+    expect((await outboxRows(ids)).sort()).toEqual([...ids].sort());
+    const later = relay(publisher, () => Date.now() + 61_000);
+    expect(await later.purgePublished()).toBeGreaterThanOrEqual(1);
+    expect(await outboxRows(ids)).toEqual([waiting.eventId]);
+  });
+
+  it('forgets every event of an erased user, published or not, and only theirs', async () => {
+    const contract = await freshContract();
+    const [userId, otherId] = [randomUUID(), randomUUID()];
+    const of = (user: string) => {
+      const event = turn(contract, randomUUID());
+      return { ...event, payload: { ...event.payload, userId: user } };
+    };
+    const events = [of(userId), of(userId), of(otherId)];
+    await dataSource.transaction(async (tx) => {
+      for (const e of events) await enqueueEvent(tx, contract, e as never, 'k');
+    });
+    await dataSource.transaction((tx) => forgetUserEvents(tx, userId));
+    expect(await outboxRows(events.map((e) => e.eventId))).toEqual([events[2]!.eventId]);
   });
 });

@@ -10,6 +10,8 @@ import { PinoLogger } from 'nestjs-pino';
 import type { DataSource } from 'typeorm';
 import { EventPublisher } from '../kafka/event-publisher';
 import { MetricsService } from '../metrics/metrics.service';
+import type { ServiceEnv } from '@echoloop/config';
+import { SERVICE_ENV } from '../service-env';
 import { OutboxRelay } from './outbox-relay';
 
 /** Runs the outbox relay for as long as the app runs. */
@@ -29,8 +31,19 @@ export const OUTBOX_RELAY_PROVIDERS: Provider[] = [
   OutboxRelayLifecycle,
   {
     provide: OutboxRelay,
-    inject: [getDataSourceToken(), EventPublisher, MetricsService, PinoLogger],
-    useFactory: (db: DataSource, publisher: EventPublisher, metrics: MetricsService, logger: PinoLogger) =>
-      new OutboxRelay(db, publisher, metrics, logger.logger),
+    inject: [getDataSourceToken(), EventPublisher, MetricsService, PinoLogger, SERVICE_ENV],
+    useFactory: (
+      db: DataSource,
+      publisher: EventPublisher,
+      metrics: MetricsService,
+      logger: PinoLogger,
+      env: ServiceEnv,
+    ) =>
+      new OutboxRelay(db, publisher, metrics, logger.logger, {
+        batchSize: 500,
+        idleMs: 250,
+        maxBackoffMs: 5_000,
+        retainPublishedMs: env.OUTBOX_RETENTION_HOURS * 3_600_000,
+      }),
   },
 ];

@@ -10,7 +10,12 @@ export interface OutboxRelayOptions {
   /** Poll interval while idle; writers call wake() to skip the wait. */
   idleMs: number;
   maxBackoffMs: number;
+  /** Published rows are kept this long (for inspection), then deleted in batches while the relay is idle. */
+  retainPublishedMs: number;
 }
+
+const PURGE_EVERY_MS = 60_000;
+const PURGE_BATCH = 10_000;
 
 interface OutboxRow {
   id: string;
@@ -41,7 +46,13 @@ export class OutboxRelay {
     private readonly publisher: EventPublisher,
     metrics: MetricsService,
     private readonly logger: Logger,
-    private readonly options: OutboxRelayOptions = { batchSize: 500, idleMs: 250, maxBackoffMs: 5_000 },
+    private readonly options: OutboxRelayOptions = {
+      batchSize: 500,
+      idleMs: 250,
+      maxBackoffMs: 5_000,
+      retainPublishedMs: 24 * 3_600_000,
+    },
+    private readonly now: () => number = Date.now,
   ) {
     this.published = metrics.counter('outbox_published_total', 'Outbox events published to Kafka', ['topic']);
     this.failures = metrics.counter('outbox_relay_failures_total', 'Failed outbox publish attempts');
@@ -95,13 +106,32 @@ export class OutboxRelay {
     }
   }
 
+  /**
+   * Deletes published rows older than the retention, oldest first (they lead the id index), at most one batch;
+   * returns how many. Safe from any number of relays at once.
+   */
+  async purgePublished(): Promise<number> {
+    const cutoff = new Date(this.now() - this.options.retainPublishedMs);
+    const [, deleted] = await this.db.query<[unknown[], number]>(
+      `DELETE FROM outbox WHERE id IN (
+         SELECT id FROM outbox WHERE published_at IS NOT NULL AND published_at < $1 ORDER BY id LIMIT $2)`,
+      [cutoff, PURGE_BATCH],
+    );
+    return deleted;
+  }
+
   private async run(): Promise<void> {
     let backoff = 0;
+    let purgedAt = 0;
     while (!this.stopped) {
       try {
         const count = await this.relayOnce();
         backoff = 0;
         if (count > 0) continue; // there may be more: drain before sleeping
+        if (this.now() - purgedAt >= PURGE_EVERY_MS) {
+          purgedAt = this.now();
+          await this.purgePublished();
+        }
         await this.sleep(this.options.idleMs);
       } catch (error) {
         backoff = Math.min(Math.max(backoff * 2, 200), this.options.maxBackoffMs);

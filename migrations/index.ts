@@ -14,6 +14,7 @@ import { ScopedApiKeys1795310800000 } from './1795310800000-ScopedApiKeys';
 import { AccountAudit1795310900000 } from './1795310900000-AccountAudit';
 import { CharacterAssets1795311000000 } from './1795311000000-CharacterAssets';
 import { ThumbsAndStars1795311100000 } from './1795311100000-ThumbsAndStars';
+import { TrainingConsent1795311200000 } from './1795311200000-TrainingConsent';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   AccountAudit1795310900000,
   CharacterAssets1795311000000,
   ThumbsAndStars1795311100000,
+  TrainingConsent1795311200000,
 ];

@@ -9,6 +9,13 @@ const csv = z
   .transform((value) => value.split(',').map((item) => item.trim()))
   .pipe(z.array(z.string().min(1)).min(1));
 
+/** `true` or `false`, nothing else (so a typo is a start-up error, not a silent false). */
+export const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false'])
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true');
+
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65_535).default(fallback);
 
 /** Variables every service reads. Apps extend this with their own. */
@@ -22,6 +29,8 @@ export const serviceEnv = z.object({
   KAFKA_CLIENT_ID: z.string().min(1).optional(),
   /** How long Kafka keeps the messages of the topics an app creates (events carry user text). */
   KAFKA_RETENTION_HOURS: z.coerce.number().positive().default(168),
+  /** Whether users who never chose count as consenting to training on their conversations (exports, RL data). */
+  TRAINING_CONSENT_DEFAULT: flag(false),
   /** Published outbox rows (events with user text) are deleted after this many hours. */
   OUTBOX_RETENTION_HOURS: z.coerce.number().positive().default(24),
 });

@@ -86,6 +86,7 @@ function user(email: string, disabledAt: Date | null = null): UserEntity {
     passwordHash,
     roles: ['user'],
     disabledAt,
+    trainingConsent: null,
     createdAt: new Date('2026-01-01T00:00:00Z'),
     updatedAt: new Date('2026-01-01T00:00:00Z'),
   };

@@ -18,6 +18,7 @@ function account(id: string, roles: Role[], disabledAt: Date | null = null): Use
     passwordHash: 'scrypt$secret',
     roles,
     disabledAt,
+    trainingConsent: null,
     createdAt: new Date('2026-01-01T00:00:00Z'),
     updatedAt: new Date('2026-01-01T00:00:00Z'),
   };

@@ -26,6 +26,13 @@ export class UserEntity {
   @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
   disabledAt!: Date | null;
 
+  /**
+   * Whether the user's conversations may be used to train models (exports, RL datasets); null when the user never
+   * chose, and the configured default applies.
+   */
+  @Column({ name: 'training_consent', type: 'boolean', nullable: true })
+  trainingConsent!: boolean | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -90,3 +90,4 @@ export {
 } from './accounts/admin-accounts';
 export { ApiDoc, ApiEvent, type ApiDocOptions, type ApiEventOptions } from './openapi/api-doc.decorators';
 export { type OpenApiDocument, type SocketEventDoc } from './openapi/openapi-document';
+export { type Progress, progressLine, progressReporter } from './cli/progress';

@@ -1,4 +1,5 @@
 import { loadEnv } from '@echoloop/config';
+import { progressReporter } from '@echoloop/platform';
 import { NestFactory } from '@nestjs/core';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { parseArgs } from 'node:util';
@@ -36,22 +37,15 @@ async function main(): Promise<void> {
     logger: ['error', 'warn'],
   });
   try {
-    const line = process.stderr.isTTY ? '\r' : '\n';
+    const progress = progressReporter(`backfill ${values.version}`, 'turns');
     const result = await backfill(
       app.get<DataSource>(getDataSourceToken()),
       app.get(TurnLabeller),
       { from, to },
       env.LEAVE_AFTER_MS,
-      ({ done, total, elapsedMs }) => {
-        const rate = done / Math.max(elapsedMs / 1_000, 0.001);
-        const eta = rate > 0 ? Math.round((total - done) / rate) : 0;
-        const pct = total ? Math.round((done / total) * 100) : 100;
-        process.stderr.write(
-          `${line}backfill ${values.version}: ${done}/${total} turns (${pct}%), ${rate.toFixed(1)}/s, ETA ${eta} s`,
-        );
-      },
+      ({ done, total }) => progress.report(done, total),
     );
-    process.stderr.write('\n');
+    progress.finish();
     process.stdout.write(`${JSON.stringify({ version: values.version, ...result })}\n`);
   } finally {
     await app.close();

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { DataSource } from 'typeorm';
+import type { DatasetFilters } from './filters';
+import { countLabelledTurns, labelledTurns } from './kinds/labelled-turns';
+import { DEFAULT_PAIRING, type PairingOptions, preferenceRecords } from './kinds/preferences';
+import { DATASET_SCHEMA_VERSION, type Privacy, toTurnRecord } from './kinds/records';
+import { type DatasetFormat, type WrittenFile, writerFor } from './writers';
+
+export const DATASET_KINDS = ['turns', 'preferences'] as const;
+export type DatasetKind = (typeof DATASET_KINDS)[number];
+
+export interface ExportRequest {
+  db: DataSource;
+  kind: DatasetKind;
+  format: DatasetFormat;
+  filters: DatasetFilters;
+  /** A new folder under it holds the files and manifest.json. */
+  outDir: string;
+  privacy: Privacy;
+  consentDefault: boolean;
+  pairing?: PairingOptions;
+  /** Called as rows are read: done so far, and the total turns to read (for a progress bar and an ETA). */
+  onProgress?: (read: number, total: number) => void;
+  now?: () => Date;
+}
+
+export interface Manifest {
+  id: string;
+  kind: DatasetKind;
+  format: DatasetFormat;
+  schemaVersion: number;
+  filters: DatasetFilters;
+  labelVersions: string[];
+  /** How the data was made private: pseudonyms (HMAC key id, never the key), redaction, consent. */
+  privacy: { pseudonyms: 'hmac-sha256'; redaction: 'regex-v1'; consentDefault: boolean };
+  rows: number;
+  turnsRead: number;
+  files: (Omit<WrittenFile, 'path'> & { name: string })[];
+  createdAt: string;
+}
+
+/**
+ * Writes one dataset snapshot: the records of the kind, from the labelled turns of consenting users matching the
+ * filters, streamed from PostgreSQL (memory stays flat), pseudonymous and PII-redacted, plus a manifest with the
+ * row counts, label versions and the sha256 of every file.
+ */
+export async function exportDataset(request: ExportRequest): Promise<{ dir: string; manifest: Manifest }> {
+  const { kind, format, filters, privacy, consentDefault } = request;
+  const id = randomUUID();
+  const dir = path.join(request.outDir, id);
+  await mkdir(dir, { recursive: true });
+  const { db } = request;
+  const query = { filters, consentDefault, alternativesOnly: kind === 'preferences' };
+  const total = await countLabelledTurns(db, query);
+  const versions = new Set<string>();
+  let read = 0;
+  const turns = (async function* () {
+    for await (const turn of labelledTurns(db, query)) {
+      read += 1;
+      versions.add(turn.labellerVersion);
+      if (read % 1_000 === 0) request.onProgress?.(read, total);
+      yield turn;
+    }
+  })();
+  const name = `${kind}.${format}`;
+  const writer = writerFor(format, path.join(dir, name));
+  const records =
+    kind === 'turns'
+      ? (async function* () {
+          for await (const turn of turns) yield toTurnRecord(turn, privacy);
+        })()
+      : preferenceRecords(turns, privacy, request.pairing ?? DEFAULT_PAIRING);
+  for await (const record of records) await writer.write(record as unknown as Record<string, unknown>);
+  const written = await writer.close();
+  request.onProgress?.(read, total);
+  const manifest: Manifest = {
+    id,
+    kind,
+    format,
+    schemaVersion: DATASET_SCHEMA_VERSION,
+    filters,
+    labelVersions: [...versions].sort(),
+    privacy: { pseudonyms: 'hmac-sha256', redaction: 'regex-v1', consentDefault },
+    rows: written.rows,
+    turnsRead: read,
+    files: [{ name, rows: written.rows, bytes: written.bytes, sha256: written.sha256 }],
+    createdAt: (request.now?.() ?? new Date()).toISOString(),
+  };
+  await writeFile(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return { dir, manifest };
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { pseudonymize } from '../pseudonym';
+import { redactText } from '../redact';
+import { type LabelledTurn, rewardsOf } from './labelled-turns';
+
+export const DATASET_SCHEMA_VERSION = 1;
+/** The conversation window a turn record carries: the newest messages before the reply. */
+export const CONTEXT_MESSAGES = 20;
+
+const message = z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() });
+const rewards = z.object({
+  empathy: z.number().nullable(),
+  humanlike: z.number().nullable(),
+  live_emotion: z.number().nullable(),
+  implicit: z.number().nullable(),
+});
+
+/** `turns`: one labelled turn with its rewards, feedback, persona and a window of the conversation. */
+export const turnRecord = z.object({
+  schemaVersion: z.literal(DATASET_SCHEMA_VERSION),
+  turnId: z.uuid(),
+  conversationId: z.uuid(),
+  user: z.string().describe('Pseudonym: stable within one export key, never the user id'),
+  characterId: z.uuid(),
+  checkpointId: z.string(),
+  experimentId: z.uuid().nullable(),
+  armId: z.string().nullable(),
+  repliedAt: z.iso.datetime(),
+  labellerVersion: z.string(),
+  rewards,
+  composite: z.object({ value: z.number(), version: z.string() }).nullable(),
+  liveEmotionDelta: z.number().nullable(),
+  feedback: z.object({
+    thumbs: z.union([z.literal(1), z.literal(-1)]).nullable(),
+    stars: z.number().int().min(1).max(5).nullable(),
+    kept: z.boolean().nullable(),
+    regenerated: z.boolean(),
+  }),
+  persona: z.record(z.string(), z.unknown()),
+  context: z.array(message).describe('The conversation before the reply, PII redacted, newest last'),
+  reply: z.string().describe('PII redacted'),
+});
+export type TurnRecord = z.infer<typeof turnRecord>;
+
+export const PREFERENCE_SOURCES = ['swipe', 'rating', 'reward_margin'] as const;
+
+/** `preferences`: TRL / OpenRLHF conversational preference pairs, with where the preference came from. */
+export const preferenceRecord = z.object({
+  prompt: z.array(message).describe('The shared context, ending with the user message'),
+  chosen: z.array(message).describe('One assistant message'),
+  rejected: z.array(message).describe('One assistant message'),
+  source: z.enum(PREFERENCE_SOURCES),
+  chosenTurnId: z.uuid(),
+  rejectedTurnId: z.uuid(),
+  user: z.string(),
+  checkpointId: z.string(),
+  chosenRewards: rewards.extend({ composite: z.number().nullable() }),
+  rejectedRewards: rewards.extend({ composite: z.number().nullable() }),
+});
+export type PreferenceRecord = z.infer<typeof preferenceRecord>;
+
+export interface Privacy {
+  /** HMAC key of the pseudonyms. */
+  pseudonymKey: string;
+}
+
+type Message = z.infer<typeof message>;
+
+/** The turn's prompt as the model saw it (without system text), PII redacted, ending with the user message. */
+export function promptOf(turn: LabelledTurn, window = CONTEXT_MESSAGES): Message[] {
+  const history = turn.turn.history
+    .filter((m) => m.role === 'user' || m.role === 'assistant')
+    .map((m) => ({ role: m.role as Message['role'], content: redactText(m.content) }));
+  return [...history, { role: 'user' as const, content: redactText(turn.turn.userMessage.content) }].slice(
+    -window,
+  );
+}
+
+export function rewardValues(turn: LabelledTurn) {
+  const { components, composite } = rewardsOf(turn);
+  return {
+    rewards: {
+      empathy: components.empathy ?? null,
+      humanlike: components.humanlike ?? null,
+      live_emotion: components.live_emotion ?? null,
+      implicit: components.implicit ?? null,
+    },
+    composite,
+  };
+}
+
+export function toTurnRecord(turn: LabelledTurn, privacy: Privacy): TurnRecord {
+  const { rewards: values, composite } = rewardValues(turn);
+  const stars = turn.signals.stars;
+  return {
+    schemaVersion: DATASET_SCHEMA_VERSION,
+    turnId: turn.turnId,
+    conversationId: turn.conversationId,
+    user: pseudonymize(privacy.pseudonymKey, turn.userId),
+    characterId: turn.turn.characterId,
+    checkpointId: turn.checkpointId,
+    experimentId: turn.experimentId,
+    armId: turn.armId,
+    repliedAt: turn.repliedAt.toISOString(),
+    labellerVersion: turn.labellerVersion,
+    rewards: values,
+    composite,
+    liveEmotionDelta: turn.labels.find((l) => l.component === 'live_emotion')?.delta ?? null,
+    feedback: {
+      thumbs: turn.signals.thumbs === 1 || turn.signals.thumbs === -1 ? turn.signals.thumbs : null,
+      stars: typeof stars === 'number' && stars >= 1 && stars <= 5 ? stars : null,
+      kept: turn.signals.kept ?? null,
+      regenerated: turn.signals.regenerated === true,
+    },
+    persona: turn.turn.personaSnapshot,
+    context: promptOf(turn),
+    reply: redactText(turn.turn.assistantMessage.content),
+  };
+}

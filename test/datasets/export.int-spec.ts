@@ -1,0 +1,247 @@
+import { chatFeedbackV2, createEvent } from '@echoloop/contracts';
+import { exportDataset, type Manifest, pseudonymize } from '@echoloop/datasets';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import {
+  type Conversation,
+  type LabellerFixture,
+  startLabellerFixture,
+  type TurnPayload,
+  waitFinished,
+} from '../labeller/labeller-fixture';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, '../..');
+const KEY = 'test-pseudonym-key-0123456789abcdef';
+
+const readJsonl = async (file: string) =>
+  (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, any>);
+
+/** Python's csv module: an independent reader of what we wrote. */
+async function readCsvWithPython(file: string): Promise<Record<string, string>[]> {
+  const { stdout } = await run('python3', [
+    '-c',
+    'import csv, json, sys; print(json.dumps(list(csv.DictReader(open(sys.argv[1], newline="")))))',
+    file,
+  ]);
+  return JSON.parse(stdout) as Record<string, string>[];
+}
+
+describe('datasets from labelled turns: streamed, pseudonymous, redacted, consented', () => {
+  let f: LabellerFixture;
+  let out: string;
+  let consenting: Conversation;
+  let refusing: Conversation;
+  const turns: TurnPayload[] = [];
+  let kept: TurnPayload;
+  let discarded: TurnPayload;
+
+  const consent = (c: Conversation, value: boolean | null) =>
+    f.db.query(`UPDATE users SET training_consent = $2 WHERE id = $1`, [c.userId, value]);
+  const exportOf = (kind: 'turns' | 'preferences', format: 'jsonl' | 'csv', consentDefault = false) =>
+    exportDataset({
+      db: f.db,
+      kind,
+      format,
+      filters: {},
+      outDir: out,
+      privacy: { pseudonymKey: KEY },
+      consentDefault,
+    });
+
+  beforeAll(async () => {
+    f = await startLabellerFixture();
+    out = await mkdtemp(path.join(tmpdir(), 'echoloop-export-'));
+    consenting = await f.conversation();
+    refusing = await f.conversation();
+    await consent(consenting, true);
+    await consent(refusing, false);
+
+    const first = await consenting.turn(
+      'I failed my driving test, mail me at sam.jones@example.org',
+      'Oh no, that is so frustrating.',
+    );
+    const again = await consenting.turn('', 'That sounds really hard. What happened?', {
+      sameUserMessageAs: first,
+    });
+    const next = await consenting.turn('thanks, the parking went wrong', 'Parking is the worst part.');
+    const hidden = await refusing.turn('my secret diary entry', 'I am listening.');
+    turns.push(first, again, next, hidden);
+    await consenting.publish(first, again);
+    // The user swipes back to the first reply and keeps it.
+    await f.publisher.publish(
+      chatFeedbackV2,
+      createEvent(
+        chatFeedbackV2,
+        {
+          kind: 'swipe',
+          conversationId: consenting.id,
+          userId: consenting.userId,
+          parentId: first.userMessage.id,
+          selectedTurnId: first.turnId,
+          rejectedTurnIds: [again.turnId],
+        },
+        'test',
+      ),
+      consenting.id,
+    );
+    await consenting.publish(next);
+    await refusing.publish(hidden);
+    for (const t of turns) await waitFinished(f, t.turnId);
+    [kept, discarded] = [first, again];
+  });
+
+  afterAll(async () => {
+    await f?.close();
+    if (out) await rm(out, { recursive: true, force: true });
+  });
+
+  it('turns: every labelled turn of consenting users, field by field, with its manifest', async () => {
+    const { dir, manifest } = await exportOf('turns', 'jsonl');
+    const rows = await readJsonl(path.join(dir, 'turns.jsonl'));
+    expect(rows.map((r) => r['turnId']).sort()).toEqual(
+      [kept.turnId, discarded.turnId, turns[2]!.turnId].sort(),
+    );
+
+    for (const row of rows) {
+      const labels = await f.labels(row['turnId']);
+      for (const component of ['empathy', 'humanlike', 'live_emotion', 'implicit']) {
+        const label = labels.find((l) => l.component === component);
+        expect([component, row['rewards'][component]]).toEqual([
+          component,
+          label?.status === 'labelled' ? label.value : null,
+        ]);
+      }
+      expect(row).toMatchObject({
+        schemaVersion: 1,
+        conversationId: consenting.id,
+        user: pseudonymize(KEY, consenting.userId),
+        checkpointId: 'base',
+        labellerVersion: 'labeller-v1',
+      });
+      expect(JSON.stringify(row)).not.toContain(consenting.userId);
+      expect(row['composite']).toMatchObject({ value: expect.any(Number), version: 'composite-v1' });
+    }
+    const first = rows.find((r) => r['turnId'] === kept.turnId)!;
+    expect(first['context'].at(-1)).toEqual({
+      role: 'user',
+      content: 'I failed my driving test, mail me at [EMAIL]',
+    });
+    expect(first['feedback']).toMatchObject({ kept: true });
+    expect(rows.find((r) => r['turnId'] === discarded.turnId)!['feedback']).toMatchObject({ kept: false });
+
+    const file = await readFile(path.join(dir, 'turns.jsonl'));
+    expect(manifest).toMatchObject<Partial<Manifest>>({
+      kind: 'turns',
+      rows: 3,
+      labelVersions: ['labeller-v1'],
+      files: [
+        {
+          name: 'turns.jsonl',
+          rows: 3,
+          bytes: file.length,
+          sha256: createHash('sha256').update(file).digest('hex'),
+        },
+      ],
+    });
+    expect(JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8'))).toEqual(manifest);
+  });
+
+  it('turns as CSV read back by Python hold the same values as the JSONL', async () => {
+    const jsonl = await readJsonl(path.join((await exportOf('turns', 'jsonl')).dir, 'turns.jsonl'));
+    const csv = await readCsvWithPython(path.join((await exportOf('turns', 'csv')).dir, 'turns.csv'));
+    expect(csv).toHaveLength(jsonl.length);
+    for (const [i, row] of csv.entries()) {
+      const expected = jsonl[i]!;
+      expect(row['turnId']).toBe(expected['turnId']);
+      expect(row['user']).toBe(expected['user']);
+      expect(JSON.parse(row['rewards']!)).toEqual(expected['rewards']);
+      expect(JSON.parse(row['context']!)).toEqual(expected['context']);
+      expect(row['reply']).toBe(expected['reply']);
+    }
+  });
+
+  it('preferences: the kept swipe over the discarded one, in TRL conversational format', async () => {
+    const { dir, manifest } = await exportOf('preferences', 'jsonl');
+    const rows = await readJsonl(path.join(dir, 'preferences.jsonl'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      source: 'swipe',
+      chosenTurnId: kept.turnId,
+      rejectedTurnId: discarded.turnId,
+      prompt: [{ role: 'user', content: 'I failed my driving test, mail me at [EMAIL]' }],
+      chosen: [{ role: 'assistant', content: 'Oh no, that is so frustrating.' }],
+      rejected: [{ role: 'assistant', content: 'That sounds really hard. What happened?' }],
+      user: pseudonymize(KEY, consenting.userId),
+    });
+    expect(rows[0]!['chosenRewards']).toHaveProperty('composite');
+    expect(manifest.rows).toBe(1);
+  });
+
+  it('a user without consent is absent from every output; the configured default counts for those who never chose', async () => {
+    for (const kind of ['turns', 'preferences'] as const) {
+      const { dir } = await exportOf(kind, 'jsonl', true);
+      const text = await readFile(path.join(dir, `${kind}.jsonl`), 'utf8');
+      expect(text).not.toContain('secret diary');
+      expect(text).not.toContain(pseudonymize(KEY, refusing.userId));
+    }
+    await consent(refusing, null);
+    const withDefault = await readFile(
+      path.join((await exportOf('turns', 'jsonl', true)).dir, 'turns.jsonl'),
+      'utf8',
+    );
+    expect(withDefault).toContain('secret diary');
+    const withoutDefault = await readFile(
+      path.join((await exportOf('turns', 'jsonl')).dir, 'turns.jsonl'),
+      'utf8',
+    );
+    expect(withoutDefault).not.toContain('secret diary');
+    await consent(refusing, false);
+  });
+
+  it('the CLI writes the same export with progress and prints its manifest', async () => {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [
+        '-r',
+        '@swc-node/register',
+        'tools/datasets/src/main.ts',
+        '--kind',
+        'turns',
+        '--format',
+        'csv',
+        '--out',
+        out,
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          DATABASE_URL: (f.db.options as { url: string }).url,
+          EXPORT_PSEUDONYM_KEY: KEY,
+        },
+      },
+    );
+    const manifest = JSON.parse(stdout) as Manifest & { dir: string };
+    expect(manifest).toMatchObject({ kind: 'turns', format: 'csv', rows: 3 });
+    expect(stderr).toMatch(/export turns: 3\/3 turns \(100%\)/);
+    const rows = await readCsvWithPython(path.join(manifest.dir, 'turns.csv'));
+    expect(rows.map((r) => r['user'])).toEqual(Array(3).fill(pseudonymize(KEY, consenting.userId)));
+
+    const bad = await run(
+      process.execPath,
+      ['-r', '@swc-node/register', 'tools/datasets/src/main.ts', '--kind', 'x'],
+      {
+        cwd: ROOT,
+      },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--kind') });
+  });
+});

@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { type AppProcess, startApp } from '@echoloop/testing';
 import {
   type Conversation,
   type LabellerFixture,
@@ -243,5 +244,77 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
       },
     ).catch((error: { code: number; stderr: string }) => error);
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--kind') });
+  });
+
+  describe('GET /v1/turns', () => {
+    let gateway: AppProcess;
+    let analyst: string;
+    let user: string;
+    const call = async (token: string, query = '') => {
+      const res = await fetch(`${gateway.url}/v1/turns${query}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
+    };
+    const signIn = async (roles: string[]) => {
+      const email = `${roles.join('-')}-${Date.now()}@example.com`;
+      const password = 'a good passphrase';
+      const post = (route: string, body: unknown) =>
+        fetch(`${gateway.url}${route}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((res) => res.json() as Promise<Record<string, any>>);
+      const { userId } = await post('/v1/auth/register', { email, password, displayName: 'Data' });
+      await f.db.query(`UPDATE users SET roles = $1 WHERE id = $2`, [roles, userId]);
+      return (await post('/v1/auth/login', { email, password }))['accessToken'] as string;
+    };
+
+    beforeAll(async () => {
+      gateway = await startApp('chat-gateway', {
+        DATABASE_URL: (f.db.options as { url: string }).url,
+        LLM_BASE_URL: f.judge.url,
+        EXPORT_PSEUDONYM_KEY: KEY,
+      });
+      analyst = await signIn(['analyst']);
+      user = await signIn(['user']);
+    }, 60_000);
+    afterAll(async () => {
+      await gateway?.stop();
+    });
+
+    it('pages through the consenting users’ labelled turns, pseudonymous, in a stable order', async () => {
+      const first = await call(analyst, '?limit=2');
+      expect(first.status).toBe(200);
+      expect(first.body['items']).toHaveLength(2);
+      const second = await call(analyst, `?limit=2&cursor=${first.body['nextCursor']}`);
+      expect(second.body['items']).toHaveLength(1);
+      expect(second.body['nextCursor']).toBeNull();
+      const all = [...first.body['items'], ...second.body['items']];
+      const { dir } = await exportOf('turns', 'jsonl');
+      expect(all).toEqual(await readJsonl(path.join(dir, 'turns.jsonl')));
+      expect(JSON.stringify(all)).not.toContain(consenting.userId);
+      expect(JSON.stringify(all)).not.toContain('secret diary');
+    });
+
+    it('filters by reward ranges, feedback and time', async () => {
+      const all = (await call(analyst, '')).body['items'] as any[];
+      const judged = all.filter((t) => t.rewards.empathy === 0.75);
+      expect(judged.length).toBeGreaterThan(0);
+      expect((await call(analyst, '?empathyMin=0.7&empathyMax=0.8')).body['items']).toEqual(judged);
+      expect((await call(analyst, '?empathyMin=0.8')).body['items']).toEqual([]);
+      const liveDelta = all.filter((t) => t.liveEmotionDelta !== null && t.liveEmotionDelta >= 0);
+      expect((await call(analyst, '?liveEmotionDeltaMin=0')).body['items']).toEqual(liveDelta);
+      expect((await call(analyst, '?thumb=up')).body['items']).toEqual([]);
+      expect((await call(analyst, `?to=2000-01-01T00:00:00Z`)).body['items']).toEqual([]);
+      expect((await call(analyst, `?checkpointId=base`)).body['items']).toEqual(all);
+    });
+
+    it('refuses plain users, bad cursors and unknown filters', async () => {
+      expect((await call(user)).status).toBe(403);
+      expect((await call(analyst, '?cursor=bm90LWEtY3Vyc29y')).status).toBe(400);
+      expect((await call(analyst, '?limit=1000')).status).toBe(400);
+      expect((await call(analyst, '?userId=x')).status).toBe(400);
+    });
   });
 });

@@ -2,6 +2,7 @@ import { TOPICS } from '@echoloop/contracts';
 import { PlatformModule } from '@echoloop/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
+import { DatasetsModule } from './datasets/datasets.module';
 import { ChatModule } from './chat/chat.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import type { GatewayEnv } from './env';
@@ -26,6 +27,7 @@ export class AppModule {
         ConversationsModule,
         ChatModule,
         UsersModule,
+        DatasetsModule,
       ],
     };
   }

@@ -1,4 +1,5 @@
 import { port, serviceEnv } from '@echoloop/config';
+import { datasetEnvShape, requireKeyInProduction } from '@echoloop/datasets';
 import { apiKeyPolicyEnv, checkpointEndpointEnv } from '@echoloop/platform';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -68,6 +69,8 @@ export const gatewayEnv = serviceEnv
     ...apiKeyPolicyEnv,
     /** Hosts checkpoints' endpoints may be on, and the variables their keys may come from. */
     ...checkpointEndpointEnv,
+    /** Pseudonym key and directory of dataset exports. */
+    ...datasetEnvShape,
     /** Both or neither: this admin is created at start-up while no admin account exists (never a promotion). */
     BOOTSTRAP_ADMIN_EMAIL: optionalSetting(
       z
@@ -78,6 +81,7 @@ export const gatewayEnv = serviceEnv
     BOOTSTRAP_ADMIN_PASSWORD: optionalSetting(z.string().min(12, 'must be at least 12 characters').max(128)),
   })
   .superRefine((env, ctx) => {
+    requireKeyInProduction(env, ctx);
     if (env.NODE_ENV === 'production' && !env.JWT_SECRET) {
       ctx.addIssue({
         code: 'custom',

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-/** Which labelled turns a dataset holds: the same filters for exports, the CLI and RL snapshots. */
+const score = z.coerce.number().min(-1).max(1);
+
+/** Which labelled turns a dataset holds: the same filters for exports, the CLI, `GET /v1/turns` and RL snapshots. */
 export const datasetFilters = z
   .object({
     from: z.iso.datetime({ offset: true }).optional().describe('Replied at or after'),
@@ -11,26 +13,88 @@ export const datasetFilters = z
     armId: z.string().min(1).max(64).optional(),
     /** The labels of this labeller version; the newest version a turn has when unset. */
     labellerVersion: z.string().min(1).max(64).optional(),
+    empathyMin: score.optional(),
+    empathyMax: score.optional(),
+    humanlikeMin: score.optional(),
+    humanlikeMax: score.optional(),
+    liveEmotionMin: score.optional(),
+    liveEmotionMax: score.optional(),
+    implicitMin: score.optional(),
+    implicitMax: score.optional(),
+    liveEmotionDeltaMin: z.coerce.number().min(-10).max(10).optional(),
+    liveEmotionDeltaMax: z.coerce.number().min(-10).max(10).optional(),
+    thumb: z.enum(['up', 'down']).optional(),
+    starsMin: z.coerce.number().int().min(1).max(5).optional(),
+    starsMax: z.coerce.number().int().min(1).max(5).optional(),
+    language: z
+      .string()
+      .regex(/^[a-z]{2,3}$/)
+      .optional()
+      .describe('The language the live persona inferred for the user (ISO 639)'),
   })
   .strict();
 
 export type DatasetFilters = z.infer<typeof datasetFilters>;
 
-/** The WHERE clause over `reward_turns t` for these filters, with its parameters numbered from `first`. */
-export function filterClause(filters: DatasetFilters, first = 1): { sql: string; params: unknown[] } {
+/** The SQL of the labeller version a turn is read with: the asked one, else the newest the turn has. */
+export const VERSION_OF_TURN = 't.labelled_versions[cardinality(t.labelled_versions)]';
+
+const RANGES = [
+  ['empathy', 'empathyMin', 'empathyMax'],
+  ['humanlike', 'humanlikeMin', 'humanlikeMax'],
+  ['live_emotion', 'liveEmotionMin', 'liveEmotionMax'],
+  ['implicit', 'implicitMin', 'implicitMax'],
+] as const;
+
+/**
+ * The WHERE clause over `reward_turns t` for these filters, with its parameters numbered from `first`; `version`
+ * is the SQL of the labeller version whose labels the component ranges read.
+ */
+export function filterClause(
+  filters: DatasetFilters,
+  first = 1,
+): { sql: string; params: unknown[]; version: string } {
   const clauses: string[] = [];
   const params: unknown[] = [];
-  const add = (sql: string, value: unknown) => {
+  const param = (value: unknown) => {
     params.push(value);
-    clauses.push(sql.replace('?', `$${first + params.length - 1}`));
+    return `$${first + params.length - 1}`;
   };
-  if (filters.from) add('t.replied_at >= ?', filters.from);
-  if (filters.to) add('t.replied_at < ?', filters.to);
-  if (filters.characterId) add(`t.turn->>'characterId' = ?`, filters.characterId);
-  if (filters.checkpointId) add('t.checkpoint_id = ?', filters.checkpointId);
-  if (filters.experimentId) add('t.experiment_id = ?', filters.experimentId);
-  if (filters.armId) add('t.arm_id = ?', filters.armId);
-  if (filters.labellerVersion) add('? = ANY(t.labelled_versions)', filters.labellerVersion);
+  const version = filters.labellerVersion ? param(filters.labellerVersion) : VERSION_OF_TURN;
+  if (filters.labellerVersion) clauses.push(`${version} = ANY(t.labelled_versions)`);
   else clauses.push('cardinality(t.labelled_versions) > 0');
-  return { sql: clauses.join(' AND '), params };
+  if (filters.from) clauses.push(`t.replied_at >= ${param(filters.from)}`);
+  if (filters.to) clauses.push(`t.replied_at < ${param(filters.to)}`);
+  if (filters.characterId) clauses.push(`t.turn->>'characterId' = ${param(filters.characterId)}`);
+  if (filters.checkpointId) clauses.push(`t.checkpoint_id = ${param(filters.checkpointId)}`);
+  if (filters.experimentId) clauses.push(`t.experiment_id = ${param(filters.experimentId)}`);
+  if (filters.armId) clauses.push(`t.arm_id = ${param(filters.armId)}`);
+  const label = (component: string, condition: string) =>
+    `EXISTS (SELECT 1 FROM reward_labels l WHERE l.turn_id = t.turn_id AND l.labeller_version = ${version}
+       AND l.component = '${component}' AND l.status = 'labelled' AND ${condition})`;
+  for (const [component, min, max] of RANGES) {
+    if (filters[min] !== undefined) clauses.push(label(component, `l.value >= ${param(filters[min])}`));
+    if (filters[max] !== undefined) clauses.push(label(component, `l.value <= ${param(filters[max])}`));
+  }
+  if (filters.liveEmotionDeltaMin !== undefined)
+    clauses.push(
+      label('live_emotion', `(l.details->>'delta')::float8 >= ${param(filters.liveEmotionDeltaMin)}`),
+    );
+  if (filters.liveEmotionDeltaMax !== undefined)
+    clauses.push(
+      label('live_emotion', `(l.details->>'delta')::float8 <= ${param(filters.liveEmotionDeltaMax)}`),
+    );
+  if (filters.thumb)
+    clauses.push(`t.signals->'thumbs' = ${param(filters.thumb === 'up' ? '1' : '-1')}::jsonb`);
+  if (filters.starsMin !== undefined)
+    clauses.push(
+      `jsonb_typeof(t.signals->'stars') = 'number' AND (t.signals->>'stars')::int >= ${param(filters.starsMin)}`,
+    );
+  if (filters.starsMax !== undefined)
+    clauses.push(
+      `jsonb_typeof(t.signals->'stars') = 'number' AND (t.signals->>'stars')::int <= ${param(filters.starsMax)}`,
+    );
+  if (filters.language)
+    clauses.push(`t.turn->'personaSnapshot'->'fields'->'language'->>'value' = ${param(filters.language)}`);
+  return { sql: clauses.join(' AND '), params, version };
 }

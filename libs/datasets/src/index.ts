@@ -6,7 +6,13 @@ export {
   type Manifest,
 } from './export-dataset';
 export { datasetFilters, type DatasetFilters } from './filters';
-export { countLabelledTurns, labelledTurns, type LabelledTurn } from './kinds/labelled-turns';
+export {
+  countLabelledTurns,
+  labelledTurns,
+  type LabelledTurn,
+  pageOfTurns,
+  type TurnCursor,
+} from './kinds/labelled-turns';
 export { DEFAULT_PAIRING, pairsOf, type PairingOptions } from './kinds/preferences';
 export {
   DATASET_SCHEMA_VERSION,
@@ -15,7 +21,9 @@ export {
   type Privacy,
   turnRecord,
   type TurnRecord,
+  toTurnRecord,
 } from './kinds/records';
 export { pseudonymize } from './pseudonym';
 export { redact, redactText, type PiiKind } from './redact';
 export { type DatasetFormat, FORMATS } from './writers';
+export { datasetEnvShape, pseudonymKey, requireKeyInProduction } from './dataset-env';

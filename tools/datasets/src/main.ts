@@ -3,7 +3,7 @@
 //     [--character ID] [--checkpoint ID] [--experiment ID] [--arm ID] [--labeller-version V] [--out DIR]
 // Prints the manifest (ids, counts, label versions, sha256 of every file) as JSON on stdout.
 import { loadEnv } from '@echoloop/config';
-import { DATASET_KINDS, datasetFilters, exportDataset, FORMATS } from '@echoloop/datasets';
+import { DATASET_KINDS, datasetFilters, exportDataset, FORMATS, pseudonymKey } from '@echoloop/datasets';
 import { dataSourceOptions } from '@echoloop/persistence';
 import { progressReporter } from '@echoloop/platform';
 import { parseArgs } from 'node:util';
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
       format: options.data.format,
       filters: filters.data,
       outDir: options.data.out ?? env.EXPORT_DIR,
-      privacy: { pseudonymKey: env.EXPORT_PSEUDONYM_KEY },
+      privacy: { pseudonymKey: pseudonymKey(env) },
       consentDefault: env.TRAINING_CONSENT_DEFAULT,
       onProgress: (read, total) => progress.report(read, total),
     });

@@ -39,52 +39,86 @@ export interface TurnQuery {
   alternativesOnly?: boolean;
 }
 
+const SELECT = (version: string) => `
+  SELECT t.turn_id, t.conversation_id, t.user_id, t.user_message_id, t.checkpoint_id, t.experiment_id,
+         t.arm_id, t.replied_at, t.replied_at::text AS replied_at_exact, t.turn, t.signals,
+         ${version} AS labeller_version,
+         COALESCE((SELECT json_agg(json_build_object('component', l.component, 'status', l.status,
+                     'value', l.value, 'label', l.label, 'delta', l.details->'delta') ORDER BY l.component)
+                   FROM reward_labels l WHERE l.turn_id = t.turn_id AND l.labeller_version = ${version}), '[]')
+           AS labels
+    FROM reward_turns t JOIN users u ON u.id = t.user_id`;
+
+/** Consenting users' turns matching the filters: the WHERE clause and its parameters ($1 is the consent default). */
+function where(query: TurnQuery) {
+  const filter = filterClause(query.filters, 2);
+  const alternatives = query.alternativesOnly
+    ? ` AND t.user_message_id IN (
+         SELECT a.user_message_id FROM reward_turns a
+          WHERE cardinality(a.labelled_versions) > 0 GROUP BY a.user_message_id HAVING count(*) > 1)`
+    : '';
+  return {
+    sql: `COALESCE(u.training_consent, $1) AND ${filter.sql}${alternatives}`,
+    params: [query.consentDefault, ...filter.params],
+    version: filter.version,
+  };
+}
+
 /**
  * The labelled turns of consenting users matching the filters, through a cursor, in a stable order: by time, or
  * grouped by user message when alternatives are wanted.
  */
 export function labelledTurns(db: DataSource, query: TurnQuery): AsyncGenerator<LabelledTurn> {
-  const { sql: where, params } = filterClause(query.filters, 2);
-  const version = query.filters.labellerVersion
-    ? `$${params.length + 2}`
-    : 't.labelled_versions[cardinality(t.labelled_versions)]';
-  const allParams = [
-    query.consentDefault,
-    ...params,
-    ...(query.filters.labellerVersion ? [query.filters.labellerVersion] : []),
-  ];
-  const alternatives = query.alternativesOnly
-    ? `AND t.user_message_id IN (
-         SELECT a.user_message_id FROM reward_turns a
-         WHERE cardinality(a.labelled_versions) > 0 GROUP BY a.user_message_id HAVING count(*) > 1)`
-    : '';
+  const { sql, params, version } = where(query);
   const order = query.alternativesOnly
     ? 't.user_message_id, t.replied_at, t.turn_id'
     : 't.replied_at, t.turn_id';
-  return mapRows(
-    streamRows<Row>(
-      db,
-      `SELECT t.turn_id, t.conversation_id, t.user_id, t.user_message_id, t.checkpoint_id, t.experiment_id,
-              t.arm_id, t.replied_at, t.turn, t.signals, ${version} AS labeller_version,
-              COALESCE((SELECT json_agg(json_build_object('component', l.component, 'status', l.status,
-                          'value', l.value, 'label', l.label, 'delta', l.details->'delta') ORDER BY l.component)
-                        FROM reward_labels l WHERE l.turn_id = t.turn_id AND l.labeller_version = ${version}), '[]')
-                AS labels
-         FROM reward_turns t JOIN users u ON u.id = t.user_id
-        WHERE COALESCE(u.training_consent, $1) AND ${where} ${alternatives}
-        ORDER BY ${order}`,
-      allParams,
-    ),
+  return mapRows(streamRows<Row>(db, `${SELECT(version)} WHERE ${sql} ORDER BY ${order}`, params));
+}
+
+/** Where a page of turns ends: the next page starts after this turn (keyset paging, stable under inserts). */
+export interface TurnCursor {
+  repliedAt: string;
+  turnId: string;
+}
+
+/** One page of labelledTurns' order (by time), after `after`; one more row than asked tells if more follow. */
+export async function pageOfTurns(
+  db: DataSource,
+  query: TurnQuery,
+  page: { after?: TurnCursor; limit: number },
+): Promise<{ items: LabelledTurn[]; next: TurnCursor | null }> {
+  const { sql, params, version } = where(query);
+  const keyset = page.after
+    ? ` AND (t.replied_at, t.turn_id) > ($${params.length + 1}::timestamptz, $${params.length + 2}::uuid)`
+    : '';
+  const all = [...params, ...(page.after ? [page.after.repliedAt, page.after.turnId] : []), page.limit + 1];
+  const rows = await db.query<Row[]>(
+    `${SELECT(version)} WHERE ${sql}${keyset} ORDER BY t.replied_at, t.turn_id LIMIT $${all.length}`,
+    all,
   );
+  const items: LabelledTurn[] = [];
+  for await (const turn of mapRows(fromArray(rows.slice(0, page.limit)))) items.push(turn);
+  const last = items.at(-1);
+  return {
+    items,
+    next:
+      rows.length > page.limit && last
+        ? { repliedAt: last.repliedAt.toISOString(), turnId: last.turnId }
+        : null,
+  };
+}
+
+async function* fromArray<T>(rows: T[]): AsyncGenerator<T> {
+  yield* rows;
 }
 
 /** How many turns labelledTurns would give (for progress and an ETA). */
 export async function countLabelledTurns(db: DataSource, query: TurnQuery): Promise<number> {
-  const { sql: where, params } = filterClause(query.filters, 2);
+  const { sql, params } = where(query);
   const [row] = await db.query<{ n: number }[]>(
-    `SELECT count(*)::int AS n FROM reward_turns t JOIN users u ON u.id = t.user_id
-      WHERE COALESCE(u.training_consent, $1) AND ${where}`,
-    [query.consentDefault, ...params],
+    `SELECT count(*)::int AS n FROM reward_turns t JOIN users u ON u.id = t.user_id WHERE ${sql}`,
+    params,
   );
   return row?.n ?? 0;
 }
@@ -98,6 +132,7 @@ interface Row {
   experiment_id: string | null;
   arm_id: string | null;
   replied_at: Date;
+  replied_at_exact: string;
   turn: LabelledTurn['turn'];
   signals: LabelledTurn['signals'];
   labeller_version: string;
@@ -105,22 +140,24 @@ interface Row {
 }
 
 async function* mapRows(rows: AsyncGenerator<Row>): AsyncGenerator<LabelledTurn> {
-  for await (const r of rows) {
-    yield {
-      turnId: r.turn_id,
-      conversationId: r.conversation_id,
-      userId: r.user_id,
-      userMessageId: r.user_message_id,
-      checkpointId: r.checkpoint_id,
-      experimentId: r.experiment_id,
-      armId: r.arm_id,
-      repliedAt: new Date(r.replied_at),
-      turn: r.turn,
-      signals: r.signals,
-      labellerVersion: r.labeller_version,
-      labels: r.labels,
-    };
-  }
+  for await (const r of rows) yield toTurn(r);
+}
+
+function toTurn(r: Row): LabelledTurn {
+  return {
+    turnId: r.turn_id,
+    conversationId: r.conversation_id,
+    userId: r.user_id,
+    userMessageId: r.user_message_id,
+    checkpointId: r.checkpoint_id,
+    experimentId: r.experiment_id,
+    armId: r.arm_id,
+    repliedAt: new Date(r.replied_at),
+    turn: r.turn,
+    signals: r.signals,
+    labellerVersion: r.labeller_version,
+    labels: r.labels,
+  };
 }
 
 /** The reward components of a turn (labelled ones only) and their composite under the default configuration. */

@@ -15,6 +15,7 @@ import { AccountAudit1795310900000 } from './1795310900000-AccountAudit';
 import { CharacterAssets1795311000000 } from './1795311000000-CharacterAssets';
 import { ThumbsAndStars1795311100000 } from './1795311100000-ThumbsAndStars';
 import { TrainingConsent1795311200000 } from './1795311200000-TrainingConsent';
+import { DatasetExports1795311300000 } from './1795311300000-DatasetExports';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   CharacterAssets1795311000000,
   ThumbsAndStars1795311100000,
   TrainingConsent1795311200000,
+  DatasetExports1795311300000,
 ];

@@ -6,7 +6,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type AppProcess, startApp } from '@echoloop/testing';
+import { hashPassword } from '@echoloop/platform';
+import { type AppProcess, startApp, waitFor } from '@echoloop/testing';
 import {
   type Conversation,
   type LabellerFixture,
@@ -250,6 +251,28 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
     let gateway: AppProcess;
     let analyst: string;
     let user: string;
+    const api = async (token: string, method: string, route: string, body?: unknown) => {
+      const res = await fetch(`${gateway.url}${route}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      return {
+        status: res.status,
+        headers: res.headers,
+        text,
+        body: res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : null,
+      };
+    };
+    const finished = (token: string, id: string) =>
+      waitFor(
+        async () => {
+          const { body } = await api(token, 'GET', `/v1/exports/${id}`);
+          return ['succeeded', 'failed', 'erased'].includes(body.status) && body;
+        },
+        { what: 'the export to finish' },
+      );
     const call = async (token: string, query = '') => {
       const res = await fetch(`${gateway.url}/v1/turns${query}`, {
         headers: { authorization: `Bearer ${token}` },
@@ -275,6 +298,7 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
         DATABASE_URL: (f.db.options as { url: string }).url,
         LLM_BASE_URL: f.judge.url,
         EXPORT_PSEUDONYM_KEY: KEY,
+        EXPORT_DIR: path.join(out, 'gateway'),
       });
       analyst = await signIn(['analyst']);
       user = await signIn(['user']);
@@ -315,6 +339,66 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
       expect((await call(analyst, '?cursor=bm90LWEtY3Vyc29y')).status).toBe(400);
       expect((await call(analyst, '?limit=1000')).status).toBe(400);
       expect((await call(analyst, '?userId=x')).status).toBe(400);
+    });
+
+    it('exports in the background: 202, progress, manifest, and a download equal to the library’s export', async () => {
+      const started = await api(analyst, 'POST', '/v1/exports', { kind: 'turns', format: 'jsonl' });
+      expect(started.status).toBe(202);
+      expect(started.headers.get('location')).toBe(`/v1/exports/${started.body.id}`);
+      const done = await finished(analyst, started.body.id);
+      expect(done).toMatchObject({ status: 'succeeded', rows: 3, progress: { read: 3, total: 3 } });
+      expect(done.manifest).toMatchObject({ kind: 'turns', rows: 3, labelVersions: ['labeller-v1'] });
+      const file = await api(analyst, 'GET', `/v1/exports/${started.body.id}/download`);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toBe('application/x-ndjson');
+      expect(createHash('sha256').update(file.text).digest('hex')).toBe(done.manifest.files[0].sha256);
+      const expected = await readJsonl(path.join((await exportOf('turns', 'jsonl')).dir, 'turns.jsonl'));
+      expect(
+        file.text
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line)),
+      ).toEqual(expected);
+
+      expect((await api(user, 'POST', '/v1/exports', { kind: 'turns' })).status).toBe(403);
+      expect((await api(user, 'GET', `/v1/exports/${started.body.id}/download`)).status).toBe(403);
+      expect((await api(analyst, 'POST', '/v1/exports', { kind: 'everything' })).status).toBe(400);
+    });
+
+    // Last: it erases the consenting user.
+    it('erasing a user erases every stored export holding them, files included; later exports never hold them', async () => {
+      const started = await api(analyst, 'POST', '/v1/exports', { kind: 'preferences', format: 'csv' });
+      const done = await finished(analyst, started.body.id);
+      expect(done.status).toBe('succeeded');
+      const email = `consenting-${Date.now()}@example.com`;
+      await f.db.query(`UPDATE users SET email = $2, password_hash = $3 WHERE id = $1`, [
+        consenting.userId,
+        email,
+        await hashPassword('a good passphrase'),
+      ]);
+      const login = await fetch(`${gateway.url}/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'a good passphrase' }),
+      }).then((res) => res.json() as Promise<{ accessToken: string }>);
+      expect((await api(login.accessToken, 'DELETE', '/v1/me')).status).toBe(204);
+
+      await waitFor(
+        async () => (await api(analyst, 'GET', `/v1/exports/${started.body.id}`)).body.manifest === null,
+        {
+          what: 'the export erased and its files removed',
+        },
+      );
+      expect((await api(analyst, 'GET', `/v1/exports/${started.body.id}`)).body.status).toBe('erased');
+      expect((await api(analyst, 'GET', `/v1/exports/${started.body.id}/download`)).status).toBe(410);
+      const { stdout } = await run('grep', ['-rl', 'driving test', path.join(out, 'gateway')]).catch(
+        (error: { stdout: string }) => error,
+      );
+      expect(stdout).toBe('');
+
+      const again = await api(analyst, 'POST', '/v1/exports', { kind: 'turns', format: 'jsonl' });
+      const after = await finished(analyst, again.body.id);
+      expect(after).toMatchObject({ status: 'succeeded', rows: 0 });
     });
   });
 });

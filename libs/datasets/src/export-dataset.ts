@@ -22,8 +22,10 @@ export interface ExportRequest {
   consentDefault: boolean;
   pairing?: PairingOptions;
   /** Called as rows are read: done so far, and the total turns to read (for a progress bar and an ETA). */
-  onProgress?: (read: number, total: number) => void;
+  onProgress?: (read: number, total: number) => void | Promise<void>;
   now?: () => Date;
+  /** Where the files go; a new folder named after the export id under outDir when unset. */
+  id?: string;
 }
 
 export interface Manifest {
@@ -46,21 +48,25 @@ export interface Manifest {
  * filters, streamed from PostgreSQL (memory stays flat), pseudonymous and PII-redacted, plus a manifest with the
  * row counts, label versions and the sha256 of every file.
  */
-export async function exportDataset(request: ExportRequest): Promise<{ dir: string; manifest: Manifest }> {
+export async function exportDataset(
+  request: ExportRequest,
+): Promise<{ dir: string; manifest: Manifest; userIds: Set<string> }> {
   const { kind, format, filters, privacy, consentDefault } = request;
-  const id = randomUUID();
+  const id = request.id ?? randomUUID();
   const dir = path.join(request.outDir, id);
   await mkdir(dir, { recursive: true });
   const { db } = request;
   const query = { filters, consentDefault, alternativesOnly: kind === 'preferences' };
   const total = await countLabelledTurns(db, query);
   const versions = new Set<string>();
+  const userIds = new Set<string>();
   let read = 0;
   const turns = (async function* () {
     for await (const turn of labelledTurns(db, query)) {
       read += 1;
       versions.add(turn.labellerVersion);
-      if (read % 1_000 === 0) request.onProgress?.(read, total);
+      userIds.add(turn.userId);
+      if (read % 1_000 === 0) await request.onProgress?.(read, total);
       yield turn;
     }
   })();
@@ -74,7 +80,7 @@ export async function exportDataset(request: ExportRequest): Promise<{ dir: stri
       : preferenceRecords(turns, privacy, request.pairing ?? DEFAULT_PAIRING);
   for await (const record of records) await writer.write(record as unknown as Record<string, unknown>);
   const written = await writer.close();
-  request.onProgress?.(read, total);
+  await request.onProgress?.(read, total);
   const manifest: Manifest = {
     id,
     kind,
@@ -89,5 +95,6 @@ export async function exportDataset(request: ExportRequest): Promise<{ dir: stri
     createdAt: (request.now?.() ?? new Date()).toISOString(),
   };
   await writeFile(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  return { dir, manifest };
+  // Which users the files hold (never written into them): erasing one of them erases this export.
+  return { dir, manifest, userIds };
 }

@@ -10,6 +10,8 @@ const CORE_TABLES = [
   'characters',
   'checkpoints',
   'conversations',
+  'dataset_export_users',
+  'dataset_exports',
   'evaluation_episodes',
   'evaluations',
   'experiment_arm_metrics',

@@ -122,9 +122,18 @@ export class AuthRepository {
     return this.db.transaction((tx) => this.revokeIn(tx, `user_id = $1`, [userId], userId, reason, now));
   }
 
-  /** Erasure: the account, by cascade its sessions and everything the user produced, and its events' payloads. */
+  /**
+   * Erasure: the account, by cascade its sessions and everything the user produced, its events' payloads, and every
+   * stored export holding it.
+   */
   async eraseAccount(userId: string): Promise<void> {
     await this.db.transaction(async (tx) => {
+      // Stored exports holding the user are erased (their files are removed by the export runner).
+      await tx.query(
+        `UPDATE dataset_exports SET status = 'erased'
+          WHERE id IN (SELECT export_id FROM dataset_export_users WHERE user_id = $1)`,
+        [userId],
+      );
       await tx.query(`DELETE FROM users WHERE id = $1`, [userId]);
       await forgetUserEvents(tx, userId);
       await notifyAccountChanged(tx, userId);

@@ -15,6 +15,7 @@ import { OutboxEntity } from './outbox.entity';
 import { RewardConversationEntity } from './reward-conversation.entity';
 import { RewardLabelEntity } from './reward-label.entity';
 import { RewardTurnEntity } from './reward-turn.entity';
+import { DatasetExportEntity, DatasetExportUserEntity } from './dataset-export.entity';
 import { PendingSignalsEntity } from './pending-signals.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { SessionEntity } from './session.entity';
@@ -59,6 +60,12 @@ export { OutboxEntity } from './outbox.entity';
 export { RewardConversationEntity } from './reward-conversation.entity';
 export { REWARD_LABEL_STATUSES, RewardLabelEntity, type RewardLabelStatus } from './reward-label.entity';
 export { RewardTurnEntity, type TurnSignals } from './reward-turn.entity';
+export {
+  DatasetExportEntity,
+  DatasetExportUserEntity,
+  EXPORT_STATUSES,
+  type ExportStatus,
+} from './dataset-export.entity';
 export { PendingSignalsEntity } from './pending-signals.entity';
 export { RefreshTokenEntity } from './refresh-token.entity';
 export { SessionEntity } from './session.entity';
@@ -92,4 +99,6 @@ export const ENTITIES = [
   SessionEntity,
   RefreshTokenEntity,
   PendingSignalsEntity,
+  DatasetExportEntity,
+  DatasetExportUserEntity,
 ];

@@ -1,0 +1,111 @@
+import {
+  type DatasetFormat,
+  datasetFilters,
+  type DatasetKind,
+  exportDataset,
+  pseudonymKey,
+} from '@echoloop/datasets';
+import type { DatasetExportEntity } from '@echoloop/persistence';
+import { CLOCK, type Clock } from '@echoloop/platform';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { PinoLogger } from 'nestjs-pino';
+import type { DataSource } from 'typeorm';
+import { AccountChanges } from '../auth/account-changes';
+import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { ArtifactStore } from './artifact-store';
+import { ExportsRepository } from './exports.repository';
+
+const POLL_MS = 2_000;
+
+/**
+ * Runs queued exports one at a time in the background (any replica may take one; a claimed export is never run
+ * twice at once), and removes the files of erased exports. An export interrupted by a restart runs again.
+ */
+@Injectable()
+export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private readonly key: string;
+
+  constructor(
+    private readonly repository: ExportsRepository,
+    private readonly store: ArtifactStore,
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
+    @Inject(CLOCK) private readonly clock: Clock,
+    changes: AccountChanges,
+    private readonly logger: PinoLogger,
+  ) {
+    this.key = pseudonymKey(env);
+    changes.subscribe(() => this.wake());
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.repository.requeueInterrupted();
+    this.timer = setInterval(() => this.wake(), POLL_MS);
+    this.wake();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Looks for work now (a new export, an erasure); one round at a time. */
+  wake(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.round()
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'export round failed; the next one retries'),
+      )
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async round(): Promise<void> {
+    for (const erased of await this.repository.erasedWithFiles()) {
+      await this.store.remove(erased.id);
+      await this.repository.filesRemoved(erased.id);
+    }
+    for (
+      let job = await this.repository.claim(this.clock());
+      job;
+      job = await this.repository.claim(this.clock())
+    )
+      await this.run(job);
+  }
+
+  private async run(job: DatasetExportEntity): Promise<void> {
+    try {
+      const { manifest, userIds } = await exportDataset({
+        db: this.db,
+        id: job.id,
+        kind: job.kind as DatasetKind,
+        format: job.format as DatasetFormat,
+        filters: datasetFilters.parse(job.filters),
+        outDir: this.store.root(),
+        privacy: { pseudonymKey: this.key },
+        consentDefault: this.env.TRAINING_CONSENT_DEFAULT,
+        onProgress: (read, total) => this.repository.progress(job.id, read, total),
+        now: this.clock,
+      });
+      const status = await this.repository.finish(job.id, { ...manifest }, [...userIds], this.clock());
+      if (status === 'erased') await this.store.remove(job.id);
+      this.logger.info({ exportId: job.id, rows: manifest.rows, status }, 'export finished');
+    } catch (error) {
+      this.logger.error({ exportId: job.id, err: error }, 'export failed');
+      await this.store.remove(job.id);
+      await this.repository.fail(job.id, 'export_failed', this.clock());
+    }
+  }
+}

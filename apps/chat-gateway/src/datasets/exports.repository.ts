@@ -59,18 +59,16 @@ export class ExportsRepository {
         [id, userIds],
       );
       const status = missing > 0 ? 'erased' : 'succeeded';
-      await tx
-        .getRepository(DatasetExportEntity)
-        .update(
-          { id },
-          {
-            status,
-            manifest: manifest as never, // plain JSON; TypeORM's deep-partial type cannot see that
-            rows: manifest.rows,
-            finishedAt: now,
-            read: Number(manifest['turnsRead'] ?? 0),
-          },
-        );
+      await tx.getRepository(DatasetExportEntity).update(
+        { id },
+        {
+          status,
+          manifest: manifest as never, // plain JSON; TypeORM's deep-partial type cannot see that
+          rows: manifest.rows,
+          finishedAt: now,
+          read: Number(manifest['turnsRead'] ?? 0),
+        },
+      );
       return status;
     });
   }

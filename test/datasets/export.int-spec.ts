@@ -1,5 +1,12 @@
 import { chatFeedbackV2, createEvent } from '@echoloop/contracts';
-import { exportDataset, type Manifest, pseudonymize } from '@echoloop/datasets';
+import {
+  exportDataset,
+  type Manifest,
+  manifestSchema,
+  preferenceRecord,
+  pseudonymize,
+  turnRecord,
+} from '@echoloop/datasets';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -113,6 +120,7 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
     );
 
     for (const row of rows) {
+      expect(turnRecord.safeParse(row).error).toBeUndefined();
       const labels = await f.labels(row['turnId']);
       for (const component of ['empathy', 'humanlike', 'live_emotion', 'implicit']) {
         const label = labels.find((l) => l.component === component);
@@ -174,6 +182,8 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
     const { dir, manifest } = await exportOf('preferences', 'jsonl');
     const rows = await readJsonl(path.join(dir, 'preferences.jsonl'));
     expect(rows).toHaveLength(1);
+    expect(preferenceRecord.safeParse(rows[0]).error).toBeUndefined();
+    expect(manifestSchema.safeParse(manifest).error).toBeUndefined();
     expect(rows[0]).toMatchObject({
       source: 'swipe',
       chosenTurnId: kept.turnId,

@@ -3,10 +3,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { DatasetFilters } from './filters';
+import type { Manifest } from './manifest';
 import { countLabelledTurns, labelledTurns } from './kinds/labelled-turns';
 import { DEFAULT_PAIRING, type PairingOptions, preferenceRecords } from './kinds/preferences';
 import { DATASET_SCHEMA_VERSION, type Privacy, toTurnRecord } from './kinds/records';
-import { type DatasetFormat, type WrittenFile, writerFor } from './writers';
+import { type DatasetFormat, writerFor } from './writers';
 
 export const DATASET_KINDS = ['turns', 'preferences'] as const;
 export type DatasetKind = (typeof DATASET_KINDS)[number];
@@ -26,21 +27,6 @@ export interface ExportRequest {
   now?: () => Date;
   /** Where the files go; a new folder named after the export id under outDir when unset. */
   id?: string;
-}
-
-export interface Manifest {
-  id: string;
-  kind: DatasetKind;
-  format: DatasetFormat;
-  schemaVersion: number;
-  filters: DatasetFilters;
-  labelVersions: string[];
-  /** How the data was made private: pseudonyms (HMAC key id, never the key), redaction, consent. */
-  privacy: { pseudonyms: 'hmac-sha256'; redaction: 'regex-v1'; consentDefault: boolean };
-  rows: number;
-  turnsRead: number;
-  files: (Omit<WrittenFile, 'path'> & { name: string })[];
-  createdAt: string;
 }
 
 /**

@@ -1,10 +1,6 @@
-export {
-  DATASET_KINDS,
-  type DatasetKind,
-  exportDataset,
-  type ExportRequest,
-  type Manifest,
-} from './export-dataset';
+export { DATASET_KINDS, type DatasetKind, exportDataset, type ExportRequest } from './export-dataset';
+export { type Manifest, manifestSchema } from './manifest';
+export { RECORD_SCHEMAS, recordJsonSchemas } from './record-schemas';
 export { datasetFilters, type DatasetFilters } from './filters';
 export {
   countLabelledTurns,

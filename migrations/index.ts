@@ -16,6 +16,7 @@ import { CharacterAssets1795311000000 } from './1795311000000-CharacterAssets';
 import { ThumbsAndStars1795311100000 } from './1795311100000-ThumbsAndStars';
 import { TrainingConsent1795311200000 } from './1795311200000-TrainingConsent';
 import { DatasetExports1795311300000 } from './1795311300000-DatasetExports';
+import { ConversationRetention1795311400000 } from './1795311400000-ConversationRetention';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   ThumbsAndStars1795311100000,
   TrainingConsent1795311200000,
   DatasetExports1795311300000,
+  ConversationRetention1795311400000,
 ];

@@ -69,6 +69,9 @@ export const gatewayEnv = serviceEnv
     ...apiKeyPolicyEnv,
     /** Hosts checkpoints' endpoints may be on, and the variables their keys may come from. */
     ...checkpointEndpointEnv,
+    /** Conversations (with their messages and labels) not active for this many days are deleted; unset keeps them. */
+    CONVERSATION_TTL_DAYS: optionalSetting(z.coerce.number().positive()),
+    RETENTION_SWEEP_MS: ms(3_600_000),
     /** Pseudonym key and directory of dataset exports. */
     ...datasetEnvShape,
     /** Both or neither: this admin is created at start-up while no admin account exists (never a promotion). */

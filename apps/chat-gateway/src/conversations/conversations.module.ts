@@ -1,3 +1,4 @@
+import { RetentionSweeper } from './retention-sweeper';
 import { CharacterEntity } from '@echoloop/persistence';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -10,7 +11,7 @@ import { ConversationsService } from './conversations.service';
 @Module({
   imports: [TypeOrmModule.forFeature([CharacterEntity])],
   controllers: [CharactersController, ConversationsController],
-  providers: [ConversationsService, CharactersService, CharacterAssetsRepository],
+  providers: [ConversationsService, CharactersService, CharacterAssetsRepository, RetentionSweeper],
   exports: [ConversationsService],
 })
 export class ConversationsModule {}

@@ -13,6 +13,8 @@ import { UserEntity } from './user.entity';
 
 @Entity({ name: 'conversations' })
 @Index('conversations_user_recent_idx', ['userId', 'updatedAt'])
+// The retention sweep deletes the oldest conversations first, in batches.
+@Index('conversations_updated_idx', ['updatedAt'])
 export class ConversationEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

@@ -1,0 +1,78 @@
+import { CLOCK, type Clock, MetricsService } from '@echoloop/platform';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { PinoLogger } from 'nestjs-pino';
+import type { Counter, Histogram } from 'prom-client';
+import type { DataSource } from 'typeorm';
+import { GATEWAY_ENV, type GatewayEnv } from '../env';
+
+const BATCH = 500;
+const DAY_MS = 86_400_000;
+
+/**
+ * Retention: conversations not active for CONVERSATION_TTL_DAYS are deleted with their messages, reward turns and
+ * labels (by cascade), oldest first, in batches of 500 through the `updated_at` index, so no sweep holds locks for
+ * long. What it deleted and how long each batch took are metrics (`retention_*`).
+ */
+@Injectable()
+export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+  private readonly deleted: Counter;
+  private readonly batchSeconds: Histogram;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly logger: PinoLogger,
+    metrics: MetricsService,
+  ) {
+    this.deleted = metrics.counter(
+      'retention_conversations_deleted_total',
+      'Conversations deleted by retention',
+    );
+    this.batchSeconds = metrics.histogram('retention_batch_seconds', 'Time of one retention delete batch');
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.env.CONVERSATION_TTL_DAYS === undefined) return;
+    this.timer = setInterval(() => void this.sweep(), this.env.RETENTION_SWEEP_MS);
+    void this.sweep();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One sweep: batches until nothing is past the TTL; returns how many conversations it deleted. */
+  sweep(): Promise<number> {
+    this.running ??= this.deleteExpired()
+      .catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'retention sweep failed; the next one retries');
+        return 0;
+      })
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async deleteExpired(): Promise<number> {
+    const ttl = this.env.CONVERSATION_TTL_DAYS;
+    if (ttl === undefined) return 0;
+    const cutoff = new Date(this.clock().getTime() - ttl * DAY_MS);
+    let total = 0;
+    for (;;) {
+      const end = this.batchSeconds.startTimer();
+      const [, count] = await this.db.query<[unknown[], number]>(
+        `DELETE FROM conversations WHERE id IN (
+           SELECT id FROM conversations WHERE updated_at < $1 ORDER BY updated_at LIMIT $2)`,
+        [cutoff, BATCH],
+      );
+      end();
+      total += count;
+      this.deleted.inc(count);
+      if (count < BATCH) return total;
+    }
+  }
+}

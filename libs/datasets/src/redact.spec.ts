@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { redact } from './redact';
 
 /** The redaction test set: each case with what must be found, tricky ones included. */
@@ -36,5 +38,25 @@ describe('redact', () => {
   it('leaves text without PII as it is', () => {
     const text = 'I feel lonely since I moved to Berlin, honestly 😔';
     expect(redact(text)).toEqual({ text, found: [] });
+  });
+});
+
+describe('the redaction test set (data/redaction/cases.jsonl, npm run eval:redaction)', () => {
+  const cases = readFileSync(path.resolve(__dirname, '../../../data/redaction/cases.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { text: string; pii: { kind: string; value: string }[] });
+  // Measured misses, not promised yet: names, street addresses, and bare digit runs written as phones.
+  const covered = (pii: { kind: string; value: string }) =>
+    !['NAME', 'ADDRESS'].includes(pii.kind) && /\D/.test(pii.value);
+
+  it('never changes text without PII', () => {
+    for (const c of cases.filter((c) => c.pii.length === 0)) expect(redact(c.text).text).toBe(c.text);
+  });
+
+  it('removes every value of the kinds it covers', () => {
+    for (const c of cases)
+      for (const pii of c.pii.filter(covered))
+        expect([pii.value, redact(c.text).text.includes(pii.value)]).toEqual([pii.value, false]);
   });
 });

@@ -8,9 +8,10 @@ const swc = ['@swc/jest', { swcrc: true, sourceMaps: 'inline' }];
 const shared = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  // @nestjs/typeorm 12 ships ES modules only; Node loads it natively (require(esm)), Jest needs it compiled.
-  transform: { '^.+\\.ts$': swc, '/node_modules/@nestjs/typeorm/.+\\.js$': swc },
-  transformIgnorePatterns: ['/node_modules/(?!@nestjs/typeorm/)'],
+  // @nestjs/typeorm 12 and hyparquet-writer ship ES modules only; Node loads them natively (require(esm)), Jest
+  // needs them compiled.
+  transform: { '^.+\\.ts$': swc, '/node_modules/(@nestjs/typeorm|hyparquet-writer|hyparquet)/.+\\.js$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs/typeorm|hyparquet-writer|hyparquet)/)'],
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.infra/'],
 };
 

@@ -1,5 +1,6 @@
 import { chatFeedbackV2, createEvent } from '@echoloop/contracts';
 import {
+  type DatasetKind,
   exportDataset,
   type Manifest,
   manifestSchema,
@@ -33,6 +34,27 @@ const readJsonl = async (file: string) =>
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Record<string, any>);
 
+/** The Python environment with pyarrow and Hugging Face datasets (built once per machine by the project's script). */
+let python: string | undefined;
+async function readersPython(): Promise<string> {
+  python ??= (
+    await run('bash', [path.join(ROOT, 'tools/python/venv.sh'), 'readers'], { timeout: 600_000 })
+  ).stdout.trim();
+  return python;
+}
+
+/** pyarrow: an independent reader of our Parquet files, rows as JSON, and the schema as text. */
+async function readParquetWithPyarrow(
+  file: string,
+): Promise<{ rows: Record<string, any>[]; schema: string }> {
+  const { stdout } = await run(await readersPython(), [
+    '-c',
+    'import json, sys, pyarrow.parquet as pq; t = pq.read_table(sys.argv[1]); print(json.dumps({"rows": t.to_pylist(), "schema": str(t.schema)}))',
+    file,
+  ]);
+  return JSON.parse(stdout) as { rows: Record<string, any>[]; schema: string };
+}
+
 /** Python's csv module: an independent reader of what we wrote. */
 async function readCsvWithPython(file: string): Promise<Record<string, string>[]> {
   const { stdout } = await run('python3', [
@@ -54,7 +76,7 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
 
   const consent = (c: Conversation, value: boolean | null) =>
     f.db.query(`UPDATE users SET training_consent = $2 WHERE id = $1`, [c.userId, value]);
-  const exportOf = (kind: 'turns' | 'preferences', format: 'jsonl' | 'csv', consentDefault = false) =>
+  const exportOf = (kind: DatasetKind, format: 'jsonl' | 'csv' | 'parquet', consentDefault = false) =>
     exportDataset({
       db: f.db,
       kind,
@@ -195,6 +217,74 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
     });
     expect(rows[0]!['chosenRewards']).toHaveProperty('composite');
     expect(manifest.rows).toBe(1);
+  });
+
+  it('every kind as Parquet, read back by pyarrow, holds the JSONL values field by field', async () => {
+    for (const kind of ['turns', 'preferences', 'sft', 'verl'] as const) {
+      const jsonl = await readJsonl(path.join((await exportOf(kind, 'jsonl')).dir, `${kind}.jsonl`));
+      const { rows } = await readParquetWithPyarrow(
+        path.join((await exportOf(kind, 'parquet')).dir, `${kind}.parquet`),
+      );
+      expect([kind, rows.length]).toEqual([kind, jsonl.length]);
+      expect(jsonl.length).toBeGreaterThan(0);
+      for (const [i, row] of rows.entries()) {
+        const expected = jsonl[i]!;
+        for (const [key, value] of Object.entries(expected)) {
+          // Nested objects other than chats are JSON text in Parquet.
+          const actual =
+            typeof value === 'object' && value !== null && !Array.isArray(value) && kind !== 'verl'
+              ? JSON.parse(row[key])
+              : row[key];
+          expect([kind, key, actual]).toEqual([kind, key, value]);
+        }
+      }
+    }
+  });
+
+  it('verl: the columns VeRL reads, one prompt per user message, the kept reply as the reference', async () => {
+    const { rows, schema } = await readParquetWithPyarrow(
+      path.join((await exportOf('verl', 'parquet')).dir, 'verl.parquet'),
+    );
+    expect(schema).toContain('prompt: list<element: struct<role: string not null, content: string not null>');
+    expect(schema).toContain('reward_model: struct<style: string, ground_truth: string>');
+    expect(rows).toHaveLength(2); // the regenerated message once, and the next one
+    const first = rows.find(
+      (r) => r['extra_info'].turn_id === kept.turnId || r['extra_info'].turn_id === discarded.turnId,
+    )!;
+    expect(first).toMatchObject({
+      data_source: 'echoloop_live',
+      ability: 'empathy',
+      prompt: [{ role: 'user', content: 'I failed my driving test, mail me at [EMAIL]' }],
+      reward_model: { style: 'model', ground_truth: 'Oh no, that is so frustrating.' },
+      extra_info: {
+        split: expect.stringMatching(/^(train|test)$/),
+        interaction_kwargs: { name: 'sentient_user' },
+      },
+    });
+  });
+
+  it('preferences load with Hugging Face datasets as TRL conversational pairs', async () => {
+    const { dir } = await exportOf('preferences', 'jsonl');
+    const { stdout } = await run(await readersPython(), [
+      '-c',
+      [
+        'import json, sys',
+        'from datasets import load_dataset',
+        'd = load_dataset("json", data_files=sys.argv[1], split="train")',
+        'print(json.dumps({"columns": d.column_names, "first": d[0]}))',
+      ].join('\n'),
+      path.join(dir, 'preferences.jsonl'),
+    ]);
+    const { columns, first } = JSON.parse(stdout) as { columns: string[]; first: Record<string, any> };
+    expect(columns).toEqual(expect.arrayContaining(['prompt', 'chosen', 'rejected']));
+    expect(first['prompt'].at(-1)).toEqual({
+      role: 'user',
+      content: 'I failed my driving test, mail me at [EMAIL]',
+    });
+    expect(first['chosen']).toEqual([{ role: 'assistant', content: 'Oh no, that is so frustrating.' }]);
+    expect(first['rejected']).toEqual([
+      { role: 'assistant', content: 'That sounds really hard. What happened?' },
+    ]);
   });
 
   it('a user without consent is absent from every output; the configured default counts for those who never chose', async () => {

@@ -5,12 +5,10 @@ import type { DataSource } from 'typeorm';
 import type { DatasetFilters } from './filters';
 import type { Manifest } from './manifest';
 import { countLabelledTurns, labelledTurns } from './kinds/labelled-turns';
-import { DEFAULT_PAIRING, type PairingOptions, preferenceRecords } from './kinds/preferences';
-import { DATASET_SCHEMA_VERSION, type Privacy, toTurnRecord } from './kinds/records';
+import { type DatasetKind, KINDS } from './kinds/catalog';
+import type { PairingOptions } from './kinds/preferences';
+import { DATASET_SCHEMA_VERSION, type Privacy } from './kinds/records';
 import { type DatasetFormat, writerFor } from './writers';
-
-export const DATASET_KINDS = ['turns', 'preferences'] as const;
-export type DatasetKind = (typeof DATASET_KINDS)[number];
 
 export interface ExportRequest {
   db: DataSource;
@@ -22,6 +20,8 @@ export interface ExportRequest {
   privacy: Privacy;
   consentDefault: boolean;
   pairing?: PairingOptions;
+  /** `sft`: the lowest composite reward of a reply worth imitating (0.5 by default). */
+  sftMinReward?: number;
   /** Called as rows are read: done so far, and the total turns to read (for a progress bar and an ETA). */
   onProgress?: (read: number, total: number) => void | Promise<void>;
   now?: () => Date;
@@ -42,7 +42,13 @@ export async function exportDataset(
   const dir = path.join(request.outDir, id);
   await mkdir(dir, { recursive: true });
   const { db } = request;
-  const query = { filters, consentDefault, alternativesOnly: kind === 'preferences' };
+  const spec = KINDS[kind];
+  const query = {
+    filters,
+    consentDefault,
+    alternativesOnly: spec.alternativesOnly,
+    byMessage: spec.byMessage,
+  };
   const total = await countLabelledTurns(db, query);
   const versions = new Set<string>();
   const userIds = new Set<string>();
@@ -57,13 +63,12 @@ export async function exportDataset(
     }
   })();
   const name = `${kind}.${format}`;
-  const writer = writerFor(format, path.join(dir, name));
-  const records =
-    kind === 'turns'
-      ? (async function* () {
-          for await (const turn of turns) yield toTurnRecord(turn, privacy);
-        })()
-      : preferenceRecords(turns, privacy, request.pairing ?? DEFAULT_PAIRING);
+  const writer = writerFor(format, path.join(dir, name), spec.columns);
+  const records = spec.records(turns, {
+    privacy,
+    ...(request.pairing && { pairing: request.pairing }),
+    ...(request.sftMinReward !== undefined && { sftMinReward: request.sftMinReward }),
+  });
   for await (const record of records) await writer.write(record as unknown as Record<string, unknown>);
   const written = await writer.close();
   await request.onProgress?.(read, total);

@@ -1,4 +1,6 @@
-export { DATASET_KINDS, type DatasetKind, exportDataset, type ExportRequest } from './export-dataset';
+export { DATASET_KINDS, type DatasetKind } from './kinds/catalog';
+export { sftRecord, type SftRecord, verlRecord, type VerlRecord } from './kinds/training';
+export { exportDataset, type ExportRequest } from './export-dataset';
 export { type Manifest, manifestSchema } from './manifest';
 export { RECORD_SCHEMAS, recordJsonSchemas } from './record-schemas';
 export { datasetFilters, type DatasetFilters } from './filters';

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { datasetFilters } from './filters';
+import { DATASET_KINDS } from './kinds/catalog';
+import { FORMATS } from './writers';
 
 /** What a snapshot's manifest.json says: ids, filters, label versions, counts, schema version, sha256 of each file. */
 export const manifestSchema = z.object({
   id: z.uuid(),
-  kind: z.enum(['turns', 'preferences']),
-  format: z.enum(['jsonl', 'csv']),
+  kind: z.enum(DATASET_KINDS),
+  format: z.enum(FORMATS),
   schemaVersion: z.number().int(),
   filters: datasetFilters,
   labelVersions: z.array(z.string()),

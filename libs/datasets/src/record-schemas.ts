@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { preferenceRecord, turnRecord } from './kinds/records';
+import { sftRecord, verlRecord } from './kinds/training';
 import { manifestSchema } from './manifest';
 
 /** Every export schema, as the JSON Schema documents in docs/schemas/ (generated, never hand-written). */
 export const RECORD_SCHEMAS = {
   'dataset-turn.schema.json': turnRecord,
   'dataset-preference.schema.json': preferenceRecord,
+  'dataset-sft.schema.json': sftRecord,
+  'dataset-verl.schema.json': verlRecord,
   'dataset-manifest.schema.json': manifestSchema,
 } as const;
 

@@ -2,8 +2,9 @@ import { stringify } from 'csv-stringify';
 import { createHash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { type ParquetColumn, parquetWriter } from './parquet';
 
-export const FORMATS = ['jsonl', 'csv'] as const;
+export const FORMATS = ['jsonl', 'csv', 'parquet'] as const;
 export type DatasetFormat = (typeof FORMATS)[number];
 
 export interface WrittenFile {
@@ -86,6 +87,11 @@ export function csvWriter(path: string): RecordWriter {
   };
 }
 
-export function writerFor(format: DatasetFormat, path: string): RecordWriter {
+export function writerFor(
+  format: DatasetFormat,
+  path: string,
+  columns: readonly ParquetColumn[],
+): RecordWriter {
+  if (format === 'parquet') return parquetWriter(path, columns);
   return format === 'jsonl' ? jsonlWriter(path) : csvWriter(path);
 }

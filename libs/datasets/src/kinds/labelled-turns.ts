@@ -37,6 +37,8 @@ export interface TurnQuery {
   consentDefault: boolean;
   /** Only turns whose user message has several finished alternatives (preference pairs). */
   alternativesOnly?: boolean;
+  /** Alternatives of one user message next to each other (ordered by user message), not by time. */
+  byMessage?: boolean;
 }
 
 const SELECT = (version: string) => `

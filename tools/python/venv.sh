@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds, once per machine, the Python environment of python/requirements/<name>.txt under
+# .infra/venvs/<name>-<sha256 of the requirements> (so a changed file builds a new one), and prints its python.
+# Usage: tools/python/venv.sh readers
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+name=${1:?usage: venv.sh <requirements name>}
+requirements="$ROOT/python/requirements/$name.txt"
+[[ -f $requirements ]] || { echo "no $requirements" >&2; exit 2; }
+hash=$(sha256sum "$requirements" | cut -c1-16)
+dir="$ROOT/.infra/venvs/$name-$hash"
+mkdir -p "$ROOT/.infra/venvs"
+exec 9>"$dir.lock"
+flock 9 # two test workers asking at once build it once
+if [[ ! -f $dir/.complete ]]; then
+  rm -rf "$dir"
+  echo "building the '$name' Python environment in $dir (once)" >&2
+  python3 -m venv "$dir"
+  "$dir/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements" >&2
+  touch "$dir/.complete"
+fi
+echo "$dir/bin/python"

@@ -144,9 +144,19 @@ describe('sessions that follow the account', () => {
     const ended = sessionEnded(socket);
 
     expect((await f.http(user.accessToken, 'DELETE', '/v1/me')).status).toBe(204);
-    // Nothing the user sent stays behind in the outbox, published or not.
+    // Nothing the user sent stays behind in the outbox, published or not, nor anywhere else.
     expect(await outboxHolding(marker)).toBe(0);
     expect(await outboxHolding(user.userId)).toBe(0);
+    const tables = (await f.db.query(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`,
+    )) as { table_name: string }[];
+    for (const { table_name: table } of tables) {
+      const [{ n }] = (await f.db.query(
+        `SELECT count(*)::int AS n FROM "${table}" t WHERE t::text LIKE $1 OR t::text LIKE $2`,
+        [`%${user.userId}%`, `%${marker}%`],
+      )) as [{ n: number }];
+      expect([table, n]).toEqual([table, 0]);
+    }
     await expect(ended).resolves.toEqual({ code: 'session_ended', message: expect.any(String) });
     for (const [method, path] of [
       ['GET', '/v1/characters'],

@@ -8,9 +8,11 @@ import {
   pseudonymize,
   turnRecord,
 } from '@echoloop/datasets';
-import { execFile } from 'node:child_process';
+import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -33,6 +35,17 @@ const readJsonl = async (file: string) =>
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Record<string, any>);
+
+/** A port nothing listens on right now. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
 
 /** The Python environment with pyarrow and Hugging Face datasets (built once per machine by the project's script). */
 let python: string | undefined;
@@ -186,17 +199,26 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
     expect(JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8'))).toEqual(manifest);
   });
 
-  it('turns as CSV read back by Python hold the same values as the JSONL', async () => {
-    const jsonl = await readJsonl(path.join((await exportOf('turns', 'jsonl')).dir, 'turns.jsonl'));
-    const csv = await readCsvWithPython(path.join((await exportOf('turns', 'csv')).dir, 'turns.csv'));
-    expect(csv).toHaveLength(jsonl.length);
-    for (const [i, row] of csv.entries()) {
-      const expected = jsonl[i]!;
-      expect(row['turnId']).toBe(expected['turnId']);
-      expect(row['user']).toBe(expected['user']);
-      expect(JSON.parse(row['rewards']!)).toEqual(expected['rewards']);
-      expect(JSON.parse(row['context']!)).toEqual(expected['context']);
-      expect(row['reply']).toBe(expected['reply']);
+  it('every kind as CSV, read back by Python, holds the JSONL values field by field', async () => {
+    for (const kind of ['turns', 'preferences', 'sft', 'verl'] as const) {
+      const jsonl = await readJsonl(path.join((await exportOf(kind, 'jsonl')).dir, `${kind}.jsonl`));
+      const csv = await readCsvWithPython(path.join((await exportOf(kind, 'csv')).dir, `${kind}.csv`));
+      expect([kind, csv.length]).toEqual([kind, jsonl.length]);
+      for (const [i, row] of csv.entries()) {
+        for (const [key, value] of Object.entries(jsonl[i]!)) {
+          // Cells are text: nested values are JSON, numbers and booleans their literal, null an empty cell.
+          const cell = row[key] ?? '';
+          const actual =
+            value === null
+              ? cell === ''
+                ? null
+                : cell
+              : typeof value === 'string'
+                ? cell
+                : JSON.parse(cell);
+          expect([kind, key, actual]).toEqual([kind, key, value]);
+        }
+      }
     }
   });
 
@@ -347,6 +369,98 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--kind') });
   });
 
+  describe('exports in an S3-compatible bucket', () => {
+    let moto: ChildProcess;
+    let gateway: AppProcess;
+    let s3: S3Client;
+    let staging: string;
+    const bucket = 'echoloop-exports';
+    const objects = async () =>
+      ((await s3.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents ?? []).map((o) => o.Key);
+
+    beforeAll(async () => {
+      const s3Python = (
+        await run('bash', [path.join(ROOT, 'tools/python/venv.sh'), 's3'], { timeout: 600_000 })
+      ).stdout.trim();
+      const port = await freePort();
+      moto = spawn(
+        path.join(path.dirname(s3Python), 'moto_server'),
+        ['-H', '127.0.0.1', '-p', String(port)],
+        {
+          stdio: 'ignore',
+        },
+      );
+      const endpoint = `http://127.0.0.1:${port}`;
+      await waitFor(
+        () =>
+          fetch(endpoint).then(
+            (res) => res.ok,
+            () => false,
+          ),
+        { what: 'the S3 server', timeoutMs: 30_000 },
+      );
+      const credentials = { accessKeyId: 'test-key', secretAccessKey: 'test-secret' };
+      s3 = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials });
+      await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+      staging = path.join(out, 's3-staging');
+      gateway = await startApp('chat-gateway', {
+        DATABASE_URL: (f.db.options as { url: string }).url,
+        LLM_BASE_URL: f.judge.url,
+        EXPORT_PSEUDONYM_KEY: KEY,
+        EXPORT_DIR: staging,
+        EXPORT_S3_BUCKET: bucket,
+        EXPORT_S3_ENDPOINT: endpoint,
+        EXPORT_S3_ACCESS_KEY_ID: credentials.accessKeyId,
+        EXPORT_S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      });
+    }, 120_000);
+    afterAll(async () => {
+      await gateway?.stop();
+      moto?.kill();
+    });
+
+    it('uploads the files, serves the download from the bucket, and removes them when the export is erased', async () => {
+      const email = `s3-analyst-${Date.now()}@example.com`;
+      const post = (route: string, body: unknown, token?: string) =>
+        fetch(`${gateway.url}${route}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+          body: JSON.stringify(body),
+        }).then((res) => res.json() as Promise<Record<string, any>>);
+      const { userId } = await post('/v1/auth/register', {
+        email,
+        password: 'a good passphrase',
+        displayName: 'S3',
+      });
+      await f.db.query(`UPDATE users SET roles = '{analyst}' WHERE id = $1`, [userId]);
+      const { accessToken } = await post('/v1/auth/login', { email, password: 'a good passphrase' });
+      const get = (route: string) =>
+        fetch(`${gateway.url}${route}`, { headers: { authorization: `Bearer ${accessToken}` } });
+
+      const { id } = await post('/v1/exports', { kind: 'verl', format: 'parquet' }, accessToken);
+      const done = await waitFor(
+        async () => {
+          const row = (await (await get(`/v1/exports/${id}`)).json()) as Record<string, any>;
+          return ['succeeded', 'failed'].includes(row['status']) && row;
+        },
+        { what: 'the export to finish' },
+      );
+      expect(done).toMatchObject({ status: 'succeeded' });
+      expect((await objects()).sort()).toEqual([`exports/${id}/manifest.json`, `exports/${id}/verl.parquet`]);
+      expect(await readdir(staging).catch(() => [])).toEqual([]);
+      const download = await get(`/v1/exports/${id}/download`);
+      expect(download.headers.get('content-type')).toBe('application/vnd.apache.parquet');
+      const bytes = Buffer.from(await download.arrayBuffer());
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(done.manifest.files[0].sha256);
+
+      await f.db.query(`UPDATE dataset_exports SET status = 'erased' WHERE id = $1`, [id]);
+      await waitFor(async () => (await objects()).length === 0, {
+        what: 'the objects removed from the bucket',
+      });
+      expect((await get(`/v1/exports/${id}/download`)).status).toBe(410);
+    });
+  });
+
   describe('GET /v1/turns', () => {
     let gateway: AppProcess;
     let analyst: string;
@@ -432,10 +546,43 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
       expect((await call(analyst, '?thumb=up')).body['items']).toEqual([]);
       expect((await call(analyst, `?to=2000-01-01T00:00:00Z`)).body['items']).toEqual([]);
       expect((await call(analyst, `?checkpointId=base`)).body['items']).toEqual(all);
+
+      // Persona traits and language, as the live persona had inferred them when the turn was made.
+      const persona = {
+        schemaVersion: 1,
+        fields: {
+          hiddenNeed: { value: 'validation', confidence: 0.8 },
+          language: { value: 'de', confidence: 0.9 },
+        },
+      };
+      await f.db.query(
+        `UPDATE reward_turns SET turn = jsonb_set(turn, '{personaSnapshot}', $2::jsonb) WHERE turn_id = $1`,
+        [kept.turnId, JSON.stringify(persona)],
+      );
+      try {
+        for (const query of ['?trait=hiddenNeed:validation', '?language=de']) {
+          const items = (await call(analyst, query)).body['items'] as any[];
+          expect([query, items.map((t) => t.turnId)]).toEqual([query, [kept.turnId]]);
+          expect(items[0].persona).toEqual(persona);
+        }
+        expect((await call(analyst, '?trait=hiddenNeed:advice')).body['items']).toEqual([]);
+        expect((await call(analyst, '?trait=not-a-trait')).status).toBe(400);
+      } finally {
+        await f.db.query(
+          `UPDATE reward_turns SET turn = jsonb_set(turn, '{personaSnapshot}', '{}'::jsonb) WHERE turn_id = $1`,
+          [kept.turnId],
+        );
+      }
     });
 
-    it('refuses plain users, bad cursors and unknown filters', async () => {
+    it('refuses plain users, bad cursors and unknown filters; an analyst cannot read or write in a user’s chat', async () => {
       expect((await call(user)).status).toBe(403);
+      expect((await api(analyst, 'GET', `/v1/conversations/${consenting.id}/messages`)).status).toBe(404);
+      const send = await api(analyst, 'POST', `/v1/conversations/${consenting.id}/messages`, {
+        content: 'hello',
+        clientMessageId: 'as-someone-else',
+      });
+      expect(send.status).toBe(404);
       expect((await call(analyst, '?cursor=bm90LWEtY3Vyc29y')).status).toBe(400);
       expect((await call(analyst, '?limit=1000')).status).toBe(400);
       expect((await call(analyst, '?userId=x')).status).toBe(400);

@@ -1,5 +1,9 @@
 import { chatFeedbackV1, chatFeedbackV2, createEvent, TOPICS } from '@echoloop/contracts';
+import { exportDataset } from '@echoloop/datasets';
 import { findOnTopic, testKafka, waitFor } from '@echoloop/testing';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
   type Conversation,
@@ -206,5 +210,32 @@ describe('feedback in the reward labeller: what it means, and whenever it comes'
     await waitFinished(f, first.turnId);
     expect(await signals(second.turnId)).toMatchObject({ kept: true });
     expect(await signals(first.turnId)).toMatchObject({ kept: false, regenerated: true });
+
+    // And the implicit keep is a preference pair, as an explicit swipe is.
+    const out = await mkdtemp(path.join(tmpdir(), 'echoloop-pairs-'));
+    try {
+      const { dir } = await exportDataset({
+        db: f.db,
+        kind: 'preferences',
+        format: 'jsonl',
+        filters: {},
+        outDir: out,
+        privacy: { pseudonymKey: 'test-pseudonym-key-0123456789abcdef' },
+        consentDefault: true,
+      });
+      const pairs = (await readFile(path.join(dir, 'preferences.jsonl'), 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { chosenTurnId: string; rejectedTurnId: string; source: string });
+      expect(pairs).toContainEqual(
+        expect.objectContaining({
+          chosenTurnId: second.turnId,
+          rejectedTurnId: first.turnId,
+          source: 'swipe',
+        }),
+      );
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
   });
 });

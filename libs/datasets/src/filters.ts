@@ -26,6 +26,13 @@ export const datasetFilters = z
     thumb: z.enum(['up', 'down']).optional(),
     starsMin: z.coerce.number().int().min(1).max(5).optional(),
     starsMax: z.coerce.number().int().min(1).max(5).optional(),
+    trait: z
+      .string()
+      .regex(/^[a-zA-Z]{1,40}:[a-zA-Z0-9_-]{1,40}$/)
+      .optional()
+      .describe(
+        'A persona trait the live persona inferred, as field:value (for example hiddenNeed:validation)',
+      ),
     language: z
       .string()
       .regex(/^[a-z]{2,3}$/)
@@ -94,6 +101,10 @@ export function filterClause(
     clauses.push(
       `jsonb_typeof(t.signals->'stars') = 'number' AND (t.signals->>'stars')::int <= ${param(filters.starsMax)}`,
     );
+  if (filters.trait) {
+    const [field, value] = filters.trait.split(':');
+    clauses.push(`t.turn->'personaSnapshot'->'fields'->${param(field)}::text->>'value' = ${param(value)}`);
+  }
   if (filters.language)
     clauses.push(`t.turn->'personaSnapshot'->'fields'->'language'->>'value' = ${param(filters.language)}`);
   return { sql: clauses.join(' AND '), params, version };

@@ -1,16 +1,30 @@
-import { createReadStream, type ReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 
 /**
- * Where export files live. One interface; a local directory is the implementation here (an S3-compatible bucket is
- * the production step: same four operations).
+ * Where export files live. An export writes its files into `staging()/<id>/`, then `publish(id)` makes them the
+ * stored artifact. Two implementations behind this one interface: a local directory (the default) and an
+ * S3-compatible bucket (S3ArtifactStore, when EXPORT_S3_BUCKET is set).
  */
 export abstract class ArtifactStore {
-  /** The folder an export writes its files into. */
-  abstract root(): string;
-  abstract open(exportId: string, name: string): Promise<{ stream: ReadStream; bytes: number } | null>;
+  /** The local folder exports write into before publishing. */
+  abstract staging(): string;
+  abstract publish(exportId: string): Promise<void>;
+  abstract open(exportId: string, name: string): Promise<{ stream: Readable; bytes: number } | null>;
+  /** Removes everything stored for the export (and anything left in staging). */
   abstract remove(exportId: string): Promise<void>;
+}
+
+/** Ids are uuids and names come from the manifest, never from a request: no path can leave the folder. */
+export const artifactPath = (root: string, exportId: string, name: string) =>
+  path.join(root, exportId, path.basename(name));
+
+export async function stagedFiles(root: string, exportId: string): Promise<string[]> {
+  return (await readdir(path.join(root, exportId), { withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
 }
 
 export class LocalArtifactStore extends ArtifactStore {
@@ -18,13 +32,15 @@ export class LocalArtifactStore extends ArtifactStore {
     super();
   }
 
-  root(): string {
+  staging(): string {
     return this.dir;
   }
 
+  /** The files are already where they are kept. */
+  async publish(): Promise<void> {}
+
   async open(exportId: string, name: string) {
-    // Ids are uuids and names come from the manifest, never from the request: no path can escape the root.
-    const file = path.join(this.dir, exportId, path.basename(name));
+    const file = artifactPath(this.dir, exportId, name);
     const info = await stat(file).catch(() => null);
     return info ? { stream: createReadStream(file), bytes: info.size } : null;
   }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { ArtifactStore, LocalArtifactStore } from './artifact-store';
+import { S3ArtifactStore } from './s3-artifact-store';
 import { ExportRunner } from './export-runner';
 import { ExportsController } from './exports.controller';
 import { ExportsRepository } from './exports.repository';
@@ -17,7 +18,25 @@ import { TurnsController } from './turns.controller';
     {
       provide: ArtifactStore,
       inject: [GATEWAY_ENV],
-      useFactory: (env: GatewayEnv) => new LocalArtifactStore(env.EXPORT_DIR),
+      useFactory: (env: GatewayEnv) =>
+        env.EXPORT_S3_BUCKET
+          ? new S3ArtifactStore(
+              {
+                bucket: env.EXPORT_S3_BUCKET,
+                endpoint: env.EXPORT_S3_ENDPOINT,
+                region: env.EXPORT_S3_REGION,
+                prefix: env.EXPORT_S3_PREFIX,
+                credentials:
+                  env.EXPORT_S3_ACCESS_KEY_ID && env.EXPORT_S3_SECRET_ACCESS_KEY
+                    ? {
+                        accessKeyId: env.EXPORT_S3_ACCESS_KEY_ID,
+                        secretAccessKey: env.EXPORT_S3_SECRET_ACCESS_KEY,
+                      }
+                    : undefined,
+              },
+              env.EXPORT_DIR,
+            )
+          : new LocalArtifactStore(env.EXPORT_DIR),
     },
   ],
 })

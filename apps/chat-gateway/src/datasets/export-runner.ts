@@ -93,12 +93,13 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
         kind: job.kind as DatasetKind,
         format: job.format as DatasetFormat,
         filters: datasetFilters.parse(job.filters),
-        outDir: this.store.root(),
+        outDir: this.store.staging(),
         privacy: { pseudonymKey: this.key },
         consentDefault: this.env.TRAINING_CONSENT_DEFAULT,
         onProgress: (read, total) => this.repository.progress(job.id, read, total),
         now: this.clock,
       });
+      await this.store.publish(job.id);
       const status = await this.repository.finish(job.id, { ...manifest }, [...userIds], this.clock());
       if (status === 'erased') await this.store.remove(job.id);
       this.logger.info({ exportId: job.id, rows: manifest.rows, status }, 'export finished');

@@ -24,6 +24,7 @@ import { createExportSchema, type CreateExportInput, exportList, exportView } fr
 const CONTENT_TYPES: Record<string, string> = {
   jsonl: 'application/x-ndjson',
   csv: 'text/csv; charset=utf-8',
+  parquet: 'application/vnd.apache.parquet',
 };
 const notFound = () => new NotFoundException({ error: { code: 'not_found', message: 'Export not found' } });
 

@@ -15,11 +15,13 @@ const cases = readFileSync(path.resolve(__dirname, '../../../data/redaction/case
   .filter(Boolean)
   .map((line) => JSON.parse(line) as Case);
 
-const stats = new Map<string, { expected: number; recalled: number; found: number }>();
+// Recall: expected values gone from the output. Precision: placeholders of a kind in cases expecting that kind,
+// over all placeholders of the kind (one value may take two, a street and its postcode).
+const stats = new Map<string, { expected: number; recalled: number; found: number; wrong: number }>();
 const of = (kind: string) => {
   const known = stats.get(kind);
   if (known) return known;
-  const fresh = { expected: 0, recalled: 0, found: 0 };
+  const fresh = { expected: 0, recalled: 0, found: 0, wrong: 0 };
   stats.set(kind, fresh);
   return fresh;
 };
@@ -30,13 +32,15 @@ for (const c of cases) {
     of(pii.kind).expected += 1;
     if (!text.includes(pii.value)) of(pii.kind).recalled += 1;
   }
-  for (const kind of found) of(kind).found += 1;
+  for (const kind of found) {
+    of(kind).found += 1;
+    if (!c.pii.some((pii) => pii.kind === kind)) of(kind).wrong += 1;
+  }
   if (c.pii.length === 0) falsePositives += found.length;
 }
 const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${Math.round((a / b) * 100)}%`);
 const rows = [...stats].sort().map(([kind, s]) => {
-  const correct = Math.min(s.found, s.recalled);
-  return `| ${kind} | ${s.expected} | ${pct(s.recalled, s.expected)} | ${s.found} | ${pct(correct, s.found)} |`;
+  return `| ${kind} | ${s.expected} | ${pct(s.recalled, s.expected)} | ${s.found} | ${pct(s.found - s.wrong, s.found)} |`;
 });
 process.stdout.write(
   [

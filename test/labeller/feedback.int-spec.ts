@@ -144,7 +144,11 @@ describe('feedback in the reward labeller: what it means, and whenever it comes'
 
   it('feedback consumed before its turn is held, then counted when the turn arrives', async () => {
     const c = await f.conversation();
-    const first = await c.turn('I got the job!', 'That is wonderful news!');
+    const first = {
+      ...(await c.turn('I got the job!', 'That is wonderful news!')),
+      experimentId,
+      armId: 'a',
+    };
     const second = await c.turn('thanks, still shaking', 'Take a breath and enjoy it.');
     await rate(c, first, { thumb: null, stars: 5 });
     await waitFor(
@@ -162,6 +166,8 @@ describe('feedback in the reward labeller: what it means, and whenever it comes'
     const details = (await f.labels(first.turnId)).find((l) => l.component === 'implicit')?.details;
     expect(details).toMatchObject({ stars: 5 });
     expect(await f.db.query(`SELECT 1 FROM pending_signals WHERE turn_id = $1`, [first.turnId])).toEqual([]);
+    // Counted once in the experiment, as liked (five stars).
+    expect(await userMetric(c.userId, 'thumbs_up')).toEqual({ count: 1, total: 1 });
   });
 
   it('reads v1 events written before the change as v1 meant them (-1 and 1 thumbs, 2-5 stars)', async () => {

@@ -43,8 +43,25 @@ const STREET = new RegExp(
 );
 const UK_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b/g;
 
+/**
+ * The tagger costs about half a millisecond a text, and an export sees each message many times (it is in the
+ * context of every later turn of its conversation): the last 50k answers are remembered.
+ */
+const NAMES_CACHE = 50_000;
+const namesSeen = new Map<string, string[]>();
+
 /** The names in a text: the first- and last-name terms of each person compromise finds. */
 function personNames(text: string): string[] {
+  if (!/\p{L}/u.test(text)) return [];
+  const cached = namesSeen.get(text);
+  if (cached) return cached;
+  const names = tagNames(text);
+  if (namesSeen.size >= NAMES_CACHE) namesSeen.delete(namesSeen.keys().next().value as string);
+  namesSeen.set(text, names);
+  return names;
+}
+
+function tagNames(text: string): string[] {
   const people = nlp(text)
     .people()
     .json({ terms: { tags: true } }) as {

@@ -34,7 +34,13 @@ export class SocketSessions {
           socket.data.principal = principal;
           next();
         },
-        () => next(refusal()),
+        // The account could not be read (database down): a retryable refusal, not "sign in again".
+        () =>
+          next(
+            Object.assign(new Error('unavailable'), {
+              data: { code: 'unavailable', message: 'Try again in a moment', retryable: true },
+            }),
+          ),
       );
     });
     namespace.on('connection', (socket: ChatSocket) => {

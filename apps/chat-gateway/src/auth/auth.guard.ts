@@ -8,7 +8,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { Role } from '@echoloop/persistence';
 import type { Request } from 'express';
-import { ApiKeysService, IS_PUBLIC } from '@echoloop/platform';
+import { ApiKeysService, IS_PUBLIC, RetryAfterException } from '@echoloop/platform';
 import { REQUIRED_ROLES } from './auth.decorators';
 import type { Principal } from './principal';
 import { SessionStates } from './session-states';
@@ -76,6 +76,15 @@ export class AuthGuard implements CanActivate {
       );
     }
     const token = bearerToken(request.headers.authorization);
-    return token ? this.sessions.authenticate(token) : undefined;
+    if (!token) return undefined;
+    try {
+      return await this.sessions.authenticate(token);
+    } catch (error) {
+      // The account could not be read (the database is away): try again, not "sign in again".
+      throw Object.assign(
+        new RetryAfterException(503, 'unavailable', 'The service is briefly unavailable; try again', 2),
+        { cause: error },
+      );
+    }
   }
 }

@@ -5,6 +5,8 @@ import path from 'node:path';
 interface SignedIn {
   accessToken: string;
   refreshToken: string;
+  /** Seconds the access token lives. */
+  expiresIn: number;
 }
 
 interface Credentials {
@@ -16,12 +18,26 @@ interface Credentials {
 export class GatewayClient {
   private token?: string;
   private refreshToken?: string;
+  private expiresAt = 0;
 
-  constructor(private readonly baseUrl: string) {}
+  constructor(
+    private readonly baseUrl: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get accessToken(): string {
     if (!this.token) throw new Error('not signed in');
     return this.token;
+  }
+
+  /** An access token good for at least another minute: renewed with the refresh token when it is not (sockets). */
+  async freshAccessToken(): Promise<string> {
+    if (this.refreshToken && this.now() > this.expiresAt - 60_000) {
+      const refreshToken = this.refreshToken;
+      this.refreshToken = undefined;
+      this.signedIn(await this.call<SignedIn>('POST', '/v1/auth/refresh', { refreshToken }));
+    }
+    return this.accessToken;
   }
 
   /** An access token lives minutes: a 401 renews the session once with the refresh token, then retries. */
@@ -65,8 +81,9 @@ export class GatewayClient {
     this.signedIn(tokens);
   }
 
-  private signedIn({ accessToken, refreshToken }: SignedIn): void {
+  private signedIn({ accessToken, refreshToken, expiresIn }: SignedIn): void {
     this.token = accessToken;
     this.refreshToken = refreshToken;
+    this.expiresAt = this.now() + expiresIn * 1_000;
   }
 }

@@ -37,8 +37,14 @@ async function main(): Promise<void> {
     },
   );
 
+  // Asked at every (re)connection, so a reconnect after the access token expired renews the session first.
   const socket = io(`${args.gateway}/chat`, {
-    auth: { token: gateway.accessToken },
+    auth: (send) => {
+      gateway.freshAccessToken().then(
+        (token) => send({ token }),
+        () => send({}),
+      );
+    },
     transports: ['websocket'],
   });
   await new Promise<void>((resolve, reject) => {

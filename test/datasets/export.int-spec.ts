@@ -100,6 +100,9 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
       consentDefault,
     });
 
+  // The Python readers are built once per machine (a first build downloads pyarrow and datasets).
+  beforeAll(() => readersPython(), 600_000);
+
   beforeAll(async () => {
     f = await startLabellerFixture();
     out = await mkdtemp(path.join(tmpdir(), 'echoloop-export-'));
@@ -140,7 +143,7 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
     await refusing.publish(hidden);
     for (const t of turns) await waitFinished(f, t.turnId);
     [kept, discarded] = [first, again];
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await f?.close();
@@ -413,7 +416,7 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
         EXPORT_S3_ACCESS_KEY_ID: credentials.accessKeyId,
         EXPORT_S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
       });
-    }, 120_000);
+    }, 600_000);
     afterAll(async () => {
       await gateway?.stop();
       moto?.kill();
@@ -443,7 +446,7 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
           const row = (await (await get(`/v1/exports/${id}`)).json()) as Record<string, any>;
           return ['succeeded', 'failed'].includes(row['status']) && row;
         },
-        { what: 'the export to finish' },
+        { what: 'the export to finish', timeoutMs: 45_000 },
       );
       expect(done).toMatchObject({ status: 'succeeded' });
       expect((await objects()).sort()).toEqual([`exports/${id}/manifest.json`, `exports/${id}/verl.parquet`]);
@@ -456,6 +459,7 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
       await f.db.query(`UPDATE dataset_exports SET status = 'erased' WHERE id = $1`, [id]);
       await waitFor(async () => (await objects()).length === 0, {
         what: 'the objects removed from the bucket',
+        timeoutMs: 45_000,
       });
       expect((await get(`/v1/exports/${id}/download`)).status).toBe(410);
     });
@@ -485,7 +489,7 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
           const { body } = await api(token, 'GET', `/v1/exports/${id}`);
           return ['succeeded', 'failed', 'erased'].includes(body.status) && body;
         },
-        { what: 'the export to finish' },
+        { what: 'the export to finish', timeoutMs: 45_000 },
       );
     const call = async (token: string, query = '') => {
       const res = await fetch(`${gateway.url}/v1/turns${query}`, {
@@ -634,6 +638,7 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
         async () => (await api(analyst, 'GET', `/v1/exports/${started.body.id}`)).body.manifest === null,
         {
           what: 'the export erased and its files removed',
+          timeoutMs: 45_000,
         },
       );
       expect((await api(analyst, 'GET', `/v1/exports/${started.body.id}`)).body.status).toBe('erased');

@@ -41,7 +41,14 @@ describe('experiment guardrails', () => {
         return experiment.status === 'stopped' && experiment;
       },
       { timeoutMs: 90_000, what: 'the guardrail to stop the experiment' },
-    );
+    ).catch((error: unknown) => {
+      // Say why, from the gateway's own account of its guardrail checks.
+      const checks = f.gateway
+        .logs()
+        .split('\n')
+        .filter((line) => line.includes('guardrail'));
+      throw new Error(`${String(error)}\n${checks.slice(-5).join('\n')}`);
+    });
     expect(stopped.stopReason).toBe('guardrail: ttft_ms worse on arm slow');
     const audit = (await f.http(experimenter.token, 'GET', `/v1/experiments/${body.id}/audit`)).body.items;
     expect(audit.at(-1)).toMatchObject({ action: 'stopped', actorId: null });

@@ -10,9 +10,10 @@ describe('experiment guardrails', () => {
   beforeAll(async () => {
     f = await startChatFixture({ EXPERIMENT_GUARDRAIL_CHECK_MS: '500' });
     f.vllm.setReply(replyByRules([], 'Okay.'));
-    // The treatment is slow to its first token: the latency guardrail must catch it.
+    // The treatment is slow to its first token (well above the noise of a loaded machine, well below the fixture's
+    // 1.5 s first-token timeout): the latency guardrail must catch it.
     f.vllm.setFaults((request) =>
-      request.model === 'slow-lora' ? { delayBeforeFirstTokenMs: 300 } : undefined,
+      request.model === 'slow-lora' ? { delayBeforeFirstTokenMs: 700 } : undefined,
     );
     ({ labeller, judge } = await startJudgedLabeller(f));
   });

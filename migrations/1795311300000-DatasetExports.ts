@@ -20,6 +20,7 @@ export class DatasetExports1795311300000 implements MigrationInterface {
                 "requested_by" uuid,
                 "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
                 "started_at" TIMESTAMP WITH TIME ZONE,
+                "heartbeat_at" TIMESTAMP WITH TIME ZONE,
                 "finished_at" TIMESTAMP WITH TIME ZONE,
                 CONSTRAINT "PK_c216a6a4ef04dbd34b95de89d5c" PRIMARY KEY ("id")
             )

@@ -142,6 +142,20 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
     await consenting.publish(next);
     await refusing.publish(hidden);
     for (const t of turns) await waitFinished(f, t.turnId);
+    // The swipe travels on its own topic: wait until it has been applied, so every export sees the same signals.
+    const keptOf = async (turnId: string) =>
+      (
+        (await f.db.query(`SELECT signals->'kept' AS kept FROM reward_turns WHERE turn_id = $1`, [
+          turnId,
+        ])) as [{ kept: boolean | null }]
+      )[0].kept;
+    await waitFor(
+      async () => (await keptOf(first.turnId)) === true && (await keptOf(again.turnId)) === false,
+      {
+        what: 'the swipe applied',
+        timeoutMs: 30_000,
+      },
+    );
     [kept, discarded] = [first, again];
   }, 180_000);
 
@@ -614,6 +628,19 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
       expect((await api(user, 'POST', '/v1/exports', { kind: 'turns' })).status).toBe(403);
       expect((await api(user, 'GET', `/v1/exports/${started.body.id}/download`)).status).toBe(403);
       expect((await api(analyst, 'POST', '/v1/exports', { kind: 'everything' })).status).toBe(400);
+    });
+
+    it('runs again an export whose process died, and leaves one whose process is alive', async () => {
+      const [dead, alive] = (await f.db.query(
+        `INSERT INTO dataset_exports (kind, format, filters, status, started_at, heartbeat_at) VALUES
+           ('turns', 'jsonl', '{}', 'running', now() - interval '1 hour', now() - interval '1 hour'),
+           ('turns', 'jsonl', '{}', 'running', now(), now() + interval '1 hour')
+         RETURNING id`,
+      )) as { id: string }[];
+      const done = await finished(analyst, dead!.id);
+      expect(done).toMatchObject({ status: 'succeeded', rows: 3 });
+      expect((await api(analyst, 'GET', `/v1/exports/${alive!.id}`)).body.status).toBe('running');
+      await f.db.query(`DELETE FROM dataset_exports WHERE id = $1`, [alive!.id]);
     });
 
     // Last: it erases the consenting user.

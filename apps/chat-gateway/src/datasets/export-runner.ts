@@ -17,10 +17,14 @@ import { ArtifactStore } from './artifact-store';
 import { ExportsRepository } from './exports.repository';
 
 const POLL_MS = 2_000;
+/** A running export beats this often; one silent for LEASE_MS is taken to have died with its process. */
+const HEARTBEAT_MS = 15_000;
+const LEASE_MS = 120_000;
 
 /**
  * Runs queued exports one at a time in the background (any replica may take one; a claimed export is never run
- * twice at once), and removes the files of erased exports. An export interrupted by a restart runs again.
+ * twice at once), and removes the files of erased exports. An export whose process died (its heartbeat stopped)
+ * runs again.
  */
 @Injectable()
 export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -42,8 +46,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     changes.subscribe(() => this.wake());
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.repository.requeueInterrupted();
+  onApplicationBootstrap(): void {
     this.timer = setInterval(() => this.wake(), POLL_MS);
     this.wake();
   }
@@ -73,6 +76,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private async round(): Promise<void> {
+    await this.repository.requeueStale(new Date(this.clock().getTime() - LEASE_MS));
     for (const erased of await this.repository.erasedWithFiles()) {
       await this.store.remove(erased.id);
       await this.repository.filesRemoved(erased.id);
@@ -86,6 +90,11 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private async run(job: DatasetExportEntity): Promise<void> {
+    // Beats while the export runs, uploads included (progress beats too).
+    const beating = setInterval(
+      () => void this.repository.heartbeat(job.id, this.clock()).catch(() => undefined),
+      HEARTBEAT_MS,
+    );
     try {
       const { manifest, userIds } = await exportDataset({
         db: this.db,
@@ -96,7 +105,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
         outDir: this.store.staging(),
         privacy: { pseudonymKey: this.key },
         consentDefault: this.env.TRAINING_CONSENT_DEFAULT,
-        onProgress: (read, total) => this.repository.progress(job.id, read, total),
+        onProgress: (read, total) => this.repository.progress(job.id, read, total, this.clock()),
         now: this.clock,
       });
       await this.store.publish(job.id);
@@ -107,6 +116,8 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
       this.logger.error({ exportId: job.id, err: error }, 'export failed');
       await this.store.remove(job.id);
       await this.repository.fail(job.id, 'export_failed', this.clock());
+    } finally {
+      clearInterval(beating);
     }
   }
 }

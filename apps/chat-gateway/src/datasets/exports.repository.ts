@@ -27,7 +27,7 @@ export class ExportsRepository {
   /** The oldest queued export, now running; another process never gets the same one. */
   async claim(now: Date): Promise<DatasetExportEntity | null> {
     const [rows] = await this.db.query<[{ id: string }[], number]>(
-      `UPDATE dataset_exports SET status = 'running', started_at = $1
+      `UPDATE dataset_exports SET status = 'running', started_at = $1, heartbeat_at = $1
         WHERE id = (SELECT id FROM dataset_exports WHERE status = 'queued' ORDER BY created_at
                     FOR UPDATE SKIP LOCKED LIMIT 1)
         RETURNING id`,
@@ -36,13 +36,23 @@ export class ExportsRepository {
     return rows[0] ? this.find(rows[0].id) : null;
   }
 
-  /** Exports left running by a process that stopped: run again from the start. */
-  async requeueInterrupted(): Promise<void> {
-    await this.db.query(`UPDATE dataset_exports SET status = 'queued', read = 0 WHERE status = 'running'`);
+  /**
+   * Exports whose process stopped (no heartbeat since `before`): queued to run again from the start. A running
+   * export on a live replica keeps beating, so it is never taken from under it.
+   */
+  async requeueStale(before: Date): Promise<void> {
+    await this.db.query(
+      `UPDATE dataset_exports SET status = 'queued', read = 0 WHERE status = 'running' AND heartbeat_at < $1`,
+      [before],
+    );
   }
 
-  async progress(id: string, read: number, total: number): Promise<void> {
-    await this.exports.update({ id, status: 'running' }, { read, total });
+  async heartbeat(id: string, now: Date): Promise<void> {
+    await this.exports.update({ id, status: 'running' }, { heartbeatAt: now });
+  }
+
+  async progress(id: string, read: number, total: number, now: Date): Promise<void> {
+    await this.exports.update({ id, status: 'running' }, { read, total, heartbeatAt: now });
   }
 
   /**

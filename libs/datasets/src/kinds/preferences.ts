@@ -40,9 +40,10 @@ export function pairsOf(
       const [sa, sb] = [explicitScore(a), explicitScore(b)];
       if (sa !== null && sb !== null && sa > sb) add(a, b, 'rating');
     }
+  const composites = new Map(alternatives.map((t) => [t, rewardValues(t).composite?.value]));
   for (const a of alternatives)
     for (const b of alternatives) {
-      const [ca, cb] = [rewardValues(a).composite?.value, rewardValues(b).composite?.value];
+      const [ca, cb] = [composites.get(a), composites.get(b)];
       if (ca !== undefined && cb !== undefined && ca - cb >= options.rewardMargin) add(a, b, 'reward_margin');
     }
   return [...pairs.values()];

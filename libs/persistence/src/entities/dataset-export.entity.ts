@@ -62,6 +62,10 @@ export class DatasetExportEntity {
   @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
   startedAt!: Date | null;
 
+  /** Renewed while an export runs: a running export whose heartbeat stopped (its process died) is run again. */
+  @Column({ name: 'heartbeat_at', type: 'timestamptz', nullable: true })
+  heartbeatAt!: Date | null;
+
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt!: Date | null;
 }

@@ -17,6 +17,7 @@ import { ThumbsAndStars1795311100000 } from './1795311100000-ThumbsAndStars';
 import { TrainingConsent1795311200000 } from './1795311200000-TrainingConsent';
 import { DatasetExports1795311300000 } from './1795311300000-DatasetExports';
 import { ConversationRetention1795311400000 } from './1795311400000-ConversationRetention';
+import { RlJobs1795311500000 } from './1795311500000-RlJobs';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   TrainingConsent1795311200000,
   DatasetExports1795311300000,
   ConversationRetention1795311400000,
+  RlJobs1795311500000,
 ];

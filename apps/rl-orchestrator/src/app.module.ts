@@ -1,9 +1,26 @@
 import { TOPICS } from '@echoloop/contracts';
-import { PlatformModule } from '@echoloop/platform';
+import { ApiKeyGuard, ApiKeysModule, OUTBOX_RELAY_PROVIDERS, PlatformModule } from '@echoloop/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { EvalRunnerClient } from './clients/eval-runner.client';
+import { GatewayClient } from './clients/gateway.client';
+import { LabellerClient } from './clients/labeller.client';
 import type { OrchestratorEnv } from './env';
+import { GateService } from './gate/gate.service';
+import { RlJobsController } from './jobs/rl-jobs.controller';
+import { RlJobsRepository } from './jobs/rl-jobs.repository';
+import { RefreshDriver } from './pipeline/refresh-driver';
+import { RefreshStages } from './pipeline/refresh-stages';
+import { JOB_RUNNER } from './runners/job-runner';
+import { LocalJobRunner } from './runners/local-job-runner';
+import { RayJobRunner } from './runners/ray-job-runner';
+import { SERVICE_NAME } from './service-name';
+import { AdapterServing } from './serving/adapter-serving';
+import { SnapshotBuilder } from './snapshot/snapshot-builder';
+import { ORCHESTRATOR_ENV } from './tokens';
+import { RefreshTriggers } from './triggers/refresh-triggers';
 
-export const SERVICE = 'rl-orchestrator';
+export const SERVICE = SERVICE_NAME;
 
 @Module({})
 export class AppModule {
@@ -11,11 +28,29 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot({
-          service: SERVICE,
-          env,
-          topics: [{ topic: TOPICS.rlJobStatus }],
-        }),
+        PlatformModule.forRoot({ service: SERVICE, env, topics: [{ topic: TOPICS.rlJobStatus }] }),
+        ApiKeysModule.forRoot({ service: SERVICE }),
+      ],
+      controllers: [RlJobsController],
+      providers: [
+        { provide: ORCHESTRATOR_ENV, useValue: env },
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        {
+          provide: JOB_RUNNER,
+          useFactory: () =>
+            env.RL_RUNNER === 'ray' ? new RayJobRunner(env.RAY_DASHBOARD_URL) : new LocalJobRunner(),
+        },
+        ...OUTBOX_RELAY_PROVIDERS,
+        RlJobsRepository,
+        SnapshotBuilder,
+        GatewayClient,
+        EvalRunnerClient,
+        LabellerClient,
+        AdapterServing,
+        GateService,
+        RefreshStages,
+        RefreshDriver,
+        RefreshTriggers,
       ],
     };
   }

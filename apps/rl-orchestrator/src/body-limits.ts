@@ -1,4 +1,4 @@
 import type { BodyLimits } from '@echoloop/platform';
 
-/** No route here takes a body yet (health, metrics and docs only): a small bound until one does. */
+/** The one body here is `POST /v1/rl/jobs`: a template, a few numbers and a short note (body-limits.spec.ts). */
 export const BODY_LIMITS: BodyLimits = { defaultBytes: 16 * 1024 };

@@ -1,9 +1,68 @@
-import { port, serviceEnv } from '@echoloop/config';
+import { flag, port, serviceEnv } from '@echoloop/config';
+import { requireKeyInProduction } from '@echoloop/datasets';
+import { checkpointEndpointEnv } from '@echoloop/platform';
 import { z } from 'zod';
 
-export const orchestratorEnv = serviceEnv.extend({
-  PORT: port(3002),
-  RAY_DASHBOARD_URL: z.url().default('http://127.0.0.1:8265'),
-});
+const unset = (value: unknown) => (value === '' ? undefined : value);
+const seconds = (fallback: number) => z.coerce.number().positive().default(fallback);
+
+export const orchestratorEnv = serviceEnv
+  .extend({
+    PORT: port(3002),
+    /** HMAC key of the snapshot's pseudonyms (the same variable as the gateway's exports). */
+    EXPORT_PSEUDONYM_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+
+    /** Where snapshots and job outputs (adapters, manifests) are written; job runners must see the same path. */
+    RL_WORK_DIR: z.string().min(1).default('.infra/rl'),
+    /** `ray` (the Ray Jobs REST API) or `local` (a child process of this app, for machines without Ray). */
+    RL_RUNNER: z.enum(['ray', 'local']).default('ray'),
+    RAY_DASHBOARD_URL: z.url().default('http://127.0.0.1:8265'),
+    RL_TEMPLATE: z.enum(['trl-dpo', 'verl-grpo']).default('trl-dpo'),
+    /** The Python the templates run with (the train environment: tools/python/venv.sh train). */
+    RL_PYTHON: z.string().min(1).default('python3'),
+    /** The repository's python/ folder (the templates' package), absolute for Ray. */
+    RL_PYTHON_PATH: z.string().min(1).default('python'),
+    /** The base model's weights the serving endpoints run (the GGUF the local model server serves). */
+    RL_BASE_GGUF: z.string().min(1).default('.infra/models/smollm2-135m-instruct.Q4_1.gguf'),
+    RL_BASE_MODEL_NAME: z.string().min(1).default('smollm2-135m-instruct'),
+    RL_MAX_STEPS: z.coerce.number().int().min(1).max(100_000).default(8),
+    /** The serving endpoints' host (the default checkpoint's); others must be in CHECKPOINT_ALLOWED_HOSTS. */
+    LLM_BASE_URL: z.url().default('http://127.0.0.1:18000/v1'),
+    ...checkpointEndpointEnv,
+
+    /** A cron expression (5 or 6 fields) that triggers a refresh; none when unset. */
+    RL_SCHEDULE: z.preprocess(unset, z.string().min(9).max(100).optional()),
+    /** A refresh triggers when this many turns were labelled since the last one (0: never by turns). */
+    RL_THRESHOLD_TURNS: z.coerce.number().int().min(0).default(0),
+    /** ... or when this many new preference pairs exist (0: never by pairs). */
+    RL_THRESHOLD_PAIRS: z.coerce.number().int().min(0).default(0),
+    /** How often the thresholds are checked. */
+    RL_THRESHOLD_POLL_SECONDS: seconds(30),
+    /** Fewer pairs than this in the training split and the refresh is skipped. */
+    RL_MIN_PAIRS: z.coerce.number().int().min(1).default(8),
+    /** The share of pairs (by user) held out for the gate. */
+    RL_HELDOUT_FRACTION: z.coerce.number().min(0).max(0.5).default(0.2),
+    RL_JOB_POLL_SECONDS: seconds(2),
+
+    /** An experimenter's API key valid for the gateway, the eval-runner and the labeller. */
+    SERVICE_API_KEY: z.preprocess(unset, z.string().min(1).optional()),
+    GATEWAY_URL: z.url().default('http://127.0.0.1:3000'),
+    EVAL_RUNNER_URL: z.url().default('http://127.0.0.1:3003'),
+    LABELLER_URL: z.url().default('http://127.0.0.1:3001'),
+
+    /** Sentient-benchmark profiles the gate plays for the candidate and for the default. */
+    GATE_PROFILES: z.coerce.number().int().min(0).max(500).default(4),
+    /** The candidate's mean final emotion may be at most this much below the default's (0-100 scale). */
+    GATE_MAX_SENTIENT_DROP: z.coerce.number().min(0).max(100).default(5),
+    /** Held-out pairs scored with the live reward (0: skip that check). */
+    GATE_HELDOUT_ITEMS: z.coerce.number().int().min(0).max(1_000).default(8),
+    /** The candidate's mean held-out composite reward may be at most this much below the default's. */
+    GATE_MAX_REWARD_DROP: z.coerce.number().min(0).max(2).default(0.05),
+    GATE_TIMEOUT_SECONDS: seconds(1_800),
+    /** Open an experiment for a candidate that passed, and the share of users it takes. */
+    EXPERIMENT_ON_PASS: flag(true),
+    EXPERIMENT_TRAFFIC_PERCENT: z.coerce.number().min(0).max(100).default(20),
+  })
+  .superRefine(requireKeyInProduction);
 
 export type OrchestratorEnv = z.infer<typeof orchestratorEnv>;

@@ -89,3 +89,24 @@ export async function exportDataset(
   // Which users the files hold (never written into them): erasing one of them erases this export.
   return { dir, manifest, userIds };
 }
+
+/**
+ * How many records of the kind an export with these filters would write now (streamed, nothing written): what a
+ * refresh threshold counts, by the very rules of the export.
+ */
+export async function countDatasetRecords(
+  request: Pick<ExportRequest, 'db' | 'kind' | 'filters' | 'privacy' | 'consentDefault' | 'pairing'>,
+): Promise<number> {
+  const spec = KINDS[request.kind];
+  const turns = labelledTurns(request.db, {
+    filters: request.filters,
+    consentDefault: request.consentDefault,
+    alternativesOnly: spec.alternativesOnly,
+    byMessage: spec.byMessage,
+  });
+  const options = { privacy: request.privacy, ...(request.pairing && { pairing: request.pairing }) };
+  const records = spec.records(turns, options)[Symbol.asyncIterator]();
+  let count = 0;
+  while (!(await records.next()).done) count += 1;
+  return count;
+}

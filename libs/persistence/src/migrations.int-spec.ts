@@ -27,6 +27,8 @@ const CORE_TABLES = [
   'reward_conversations',
   'reward_labels',
   'reward_turns',
+  'rl_jobs',
+  'rl_trigger_decisions',
   'sessions',
   'simulator_sessions',
   'user_profiles',

@@ -16,6 +16,7 @@ import { RewardConversationEntity } from './reward-conversation.entity';
 import { RewardLabelEntity } from './reward-label.entity';
 import { RewardTurnEntity } from './reward-turn.entity';
 import { DatasetExportEntity, DatasetExportUserEntity } from './dataset-export.entity';
+import { RlJobEntity, RlTriggerDecisionEntity } from './rl-job.entity';
 import { PendingSignalsEntity } from './pending-signals.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { SessionEntity } from './session.entity';
@@ -67,6 +68,17 @@ export {
   type ExportStatus,
 } from './dataset-export.entity';
 export { PendingSignalsEntity } from './pending-signals.entity';
+export {
+  RL_JOB_ACTIVE_STATUSES,
+  RL_JOB_END_STATUSES,
+  RL_JOB_STATUSES,
+  RL_TRIGGERS,
+  RlJobEntity,
+  RlTriggerDecisionEntity,
+  type RlJobActiveStatus,
+  type RlJobStatus,
+  type RlTrigger,
+} from './rl-job.entity';
 export { RefreshTokenEntity } from './refresh-token.entity';
 export { SessionEntity } from './session.entity';
 export { SimulatorSessionEntity } from './simulator-session.entity';
@@ -101,4 +113,6 @@ export const ENTITIES = [
   PendingSignalsEntity,
   DatasetExportEntity,
   DatasetExportUserEntity,
+  RlJobEntity,
+  RlTriggerDecisionEntity,
 ];

@@ -1,0 +1,162 @@
+import { ChatModelClient, DEFAULT_CLIENT_OPTIONS } from '@echoloop/llm';
+import { CLOCK, type Clock, checkpointEndpointPolicy, checkpointModelEndpoints } from '@echoloop/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { CheckpointView } from '../clients/gateway.client';
+import { EvalRunnerClient, type EvaluationView } from '../clients/eval-runner.client';
+import { LabellerClient, type ScoreItem } from '../clients/labeller.client';
+import type { OrchestratorEnv } from '../env';
+import { ORCHESTRATOR_ENV } from '../tokens';
+
+export interface GateResult {
+  passed: boolean;
+  /** Why it failed (empty when it passed). */
+  reasons: string[];
+  sentient: {
+    candidateEvaluationId: string;
+    defaultEvaluationId: string;
+    profiles: number;
+    candidate: number | null;
+    default: number | null;
+    delta: number | null;
+  } | null;
+  heldout: { items: number; candidate: number | null; default: number | null; delta: number | null } | null;
+}
+
+type Message = { role: 'system' | 'user' | 'assistant'; content: string };
+
+const mean = (values: readonly number[]) =>
+  values.length ? values.reduce((sum, v) => sum + v, 0) / values.length : null;
+const round = (value: number | null) => (value === null ? null : Math.round(value * 10_000) / 10_000);
+
+/**
+ * Candidate against the current default, on the same ground: the same sentient-benchmark profiles (eval-runner),
+ * and the snapshot's held-out prompts answered greedily by both and scored by the live reward models.
+ */
+@Injectable()
+export class GateService {
+  private readonly policy;
+
+  constructor(
+    private readonly evals: EvalRunnerClient,
+    private readonly labeller: LabellerClient,
+    @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.policy = checkpointEndpointPolicy(env);
+  }
+
+  async run(candidate: CheckpointView, current: CheckpointView, heldoutFile: string): Promise<GateResult> {
+    const [sentient, heldout] = await Promise.all([
+      this.env.GATE_PROFILES > 0 ? this.sentient(candidate, current) : null,
+      this.env.GATE_HELDOUT_ITEMS > 0 ? this.heldout(candidate, current, heldoutFile) : null,
+    ]);
+    const reasons: string[] = [];
+    if (sentient) {
+      if (sentient.delta === null) reasons.push('sentient benchmark gave no score');
+      else if (sentient.delta < -this.env.GATE_MAX_SENTIENT_DROP)
+        reasons.push(
+          `sentient score ${sentient.candidate} vs ${sentient.default}: down ${-sentient.delta}, more than ${this.env.GATE_MAX_SENTIENT_DROP}`,
+        );
+    }
+    if (heldout && heldout.delta !== null && heldout.delta < -this.env.GATE_MAX_REWARD_DROP)
+      reasons.push(
+        `held-out reward ${heldout.candidate} vs ${heldout.default}: down ${-heldout.delta}, more than ${this.env.GATE_MAX_REWARD_DROP}`,
+      );
+    return { passed: reasons.length === 0, reasons, sentient, heldout };
+  }
+
+  private async sentient(candidate: CheckpointView, current: CheckpointView): Promise<GateResult['sentient']> {
+    const first = await this.evals.start(candidate.id, { limit: this.env.GATE_PROFILES });
+    const second = await this.evals.start(current.id, { profiles: first.profileIds });
+    const [a, b] = await Promise.all([this.finished(first.id), this.finished(second.id)]);
+    const score = (e: EvaluationView) => e.metrics?.meanFinalScore ?? null;
+    const [c, d] = [score(a), score(b)];
+    return {
+      candidateEvaluationId: a.id,
+      defaultEvaluationId: b.id,
+      profiles: first.profileIds.length,
+      candidate: round(c),
+      default: round(d),
+      delta: c === null || d === null ? null : round(c - d),
+    };
+  }
+
+  private async finished(id: string): Promise<EvaluationView> {
+    const deadline = this.clock().getTime() + this.env.GATE_TIMEOUT_SECONDS * 1_000;
+    for (;;) {
+      const evaluation = await this.evals.get(id);
+      if (evaluation.status === 'finished') return evaluation;
+      if (evaluation.status === 'failed') throw new Error(`evaluation ${id} failed: ${evaluation.error}`);
+      if (this.clock().getTime() > deadline) throw new Error(`evaluation ${id} did not finish in time`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+
+  private async heldout(
+    candidate: CheckpointView,
+    current: CheckpointView,
+    file: string,
+  ): Promise<GateResult['heldout']> {
+    const prompts = await readPrompts(file, this.env.GATE_HELDOUT_ITEMS);
+    if (prompts.length === 0) return { items: 0, candidate: null, default: null, delta: null };
+    const answer = async (checkpoint: CheckpointView) => {
+      const client = new ChatModelClient(checkpointModelEndpoints(checkpoint, this.policy), {
+        ...DEFAULT_CLIENT_OPTIONS,
+        firstTokenTimeoutMs: 120_000,
+      });
+      const replies: string[] = [];
+      for (const prompt of prompts) {
+        const { text } = await client.complete({
+          model: checkpoint.modelName,
+          messages: prompt,
+          temperature: 0,
+          maxTokens: checkpoint.decoding.maxTokens ?? 128,
+        });
+        replies.push(text);
+      }
+      return replies;
+    };
+    const toItems = (replies: string[]): ScoreItem[] =>
+      prompts.map((prompt, i) => ({
+        history: prompt.filter((m): m is ScoreItem['history'][number] => m.role !== 'system'),
+        reply: replies[i] ?? '',
+      }));
+    const candidateReplies = await answer(candidate);
+    const defaultReplies = await answer(current);
+    const [c, d] = await Promise.all([
+      this.labeller.composites(toItems(candidateReplies)),
+      this.labeller.composites(toItems(defaultReplies)),
+    ]);
+    // Only prompts both sides got a score for are compared.
+    const both = c.flatMap((value, i) => {
+      const other = d[i];
+      return value !== null && value !== undefined && other !== null && other !== undefined
+        ? [[value, other] as const]
+        : [];
+    });
+    const cm = mean(both.map(([value]) => value));
+    const dm = mean(both.map(([, value]) => value));
+    return {
+      items: both.length,
+      candidate: round(cm),
+      default: round(dm),
+      delta: cm === null || dm === null ? null : round(cm - dm),
+    };
+  }
+}
+
+/** The first `limit` held-out prompts that end with a user message (what the score endpoint needs). */
+async function readPrompts(file: string, limit: number): Promise<Message[][]> {
+  const prompts: Message[][] = [];
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    const prompt = (JSON.parse(line) as { prompt?: Message[] }).prompt ?? [];
+    if (prompt.at(-1)?.role === 'user') prompts.push(prompt);
+    if (prompts.length >= limit) break;
+  }
+  lines.close();
+  return prompts;
+}

@@ -1,0 +1,20 @@
+import { userText } from '@echoloop/platform';
+import { z } from 'zod';
+import { hyperparametersSchema } from '../runners/job-templates';
+
+export const MAX_NOTE_CHARS = 500;
+
+export const createRlJobSchema = z
+  .object({
+    /** The job template; the configured one (RL_TEMPLATE) when unset. */
+    template: z.enum(['trl-dpo', 'verl-grpo']).optional(),
+    hyperparameters: hyperparametersSchema.optional(),
+    /** Why it was asked for, kept with the trigger decision. */
+    note: userText().trim().max(MAX_NOTE_CHARS).optional(),
+  })
+  .strict();
+export type CreateRlJobInput = z.infer<typeof createRlJobSchema>;
+
+export const listRlJobsSchema = z
+  .object({ limit: z.coerce.number().int().min(1).max(200).default(50) })
+  .strict();

@@ -1,0 +1,184 @@
+import type { RlJobEntity, RlJobStatus } from '@echoloop/persistence';
+import { CLOCK, type Clock, MetricsService } from '@echoloop/platform';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { ServiceCallError } from '../clients/service-call';
+import type { OrchestratorEnv } from '../env';
+import { RlJobsRepository } from '../jobs/rl-jobs.repository';
+import { ORCHESTRATOR_ENV } from '../tokens';
+import { JobFailure } from './job-failure';
+import { RefreshStages } from './refresh-stages';
+
+/** A replica holds the active job this long without renewing; then another replica (or its restart) takes it. */
+export const LEASE_MS = 20_000;
+
+/**
+ * Drives the active refresh through its stages, one step per round, from whichever replica holds its lease: a
+ * restarted orchestrator picks up a job where it stood (a Ray job keeps running meanwhile). A failure at any stage
+ * retires the candidate and leaves the default as it was; the job says why.
+ */
+@Injectable()
+export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private readonly finished;
+  private readonly stageSeconds;
+
+  constructor(
+    private readonly jobs: RlJobsRepository,
+    private readonly stages: RefreshStages,
+    @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly logger: PinoLogger,
+    metrics: MetricsService,
+  ) {
+    this.finished = metrics.counter('rl_jobs_finished_total', 'RL refreshes that ended, by status', ['status']);
+    this.stageSeconds = metrics.histogram(
+      'rl_stage_seconds',
+      'Wall time of each refresh stage step',
+      ['stage'],
+      [0.1, 1, 5, 30, 60, 300, 900, 3600],
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.wake(), this.env.RL_JOB_POLL_SECONDS * 1_000);
+    this.wake();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Looks for work now (a new job, a cancel request); one round at a time. */
+  wake(): void {
+    if (this.running) return;
+    this.running = this.round()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'refresh round failed; the next one retries'))
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
+
+  private async round(): Promise<void> {
+    const job = await this.jobs.claim(this.owner, this.clock(), LEASE_MS);
+    if (!job) return;
+    // A long step (snapshot, gate) keeps the lease alive while it runs.
+    const renew = setInterval(
+      () => void this.jobs.claim(this.owner, this.clock(), LEASE_MS).catch(() => undefined),
+      LEASE_MS / 4,
+    );
+    const timer = this.stageSeconds.startTimer({ stage: job.status });
+    try {
+      await this.step(job);
+    } catch (error) {
+      await this.handle(job, error);
+    } finally {
+      clearInterval(renew);
+      timer();
+    }
+  }
+
+  private async step(job: RlJobEntity): Promise<void> {
+    if (job.cancelRequested && job.status !== 'training') {
+      await this.stages.retire(job);
+      return this.end(job, 'cancelled', 'cancelled: by request');
+    }
+    switch (job.status) {
+      case 'queued':
+        await this.jobs.transition(job.id, 'snapshotting');
+        return;
+      case 'snapshotting': {
+        const outcome = await this.stages.snapshot(job);
+        if (!outcome.ok) {
+          await this.jobs.update(job.id, { dataset: outcome.details });
+          return this.end(job, 'skipped', outcome.reason);
+        }
+        await this.jobs.transition(job.id, 'training', { dataset: { ...outcome.snapshot } });
+        return;
+      }
+      case 'training':
+        return this.train(job);
+      case 'loading': {
+        if (!this.stages.producesAdapter(job)) return this.end(job, 'succeeded', 'rendered: no adapter to serve');
+        const { checkpointId, serving } = await this.stages.serve(job);
+        await this.jobs.transition(job.id, 'gating', { checkpointId, output: { ...job.output, serving } });
+        return;
+      }
+      case 'gating': {
+        const gate = await this.stages.gate(job);
+        if (!gate.passed) {
+          await this.jobs.update(job.id, { gate: { ...gate } });
+          await this.stages.retire(job);
+          return this.end(job, 'failed', `gate_failed: ${gate.reasons.join('; ')}`);
+        }
+        await this.jobs.transition(job.id, 'experimenting', { gate: { ...gate } });
+        return;
+      }
+      case 'experimenting': {
+        if (!this.env.EXPERIMENT_ON_PASS) return this.end(job, 'succeeded', null);
+        const { experimentId, note } = await this.stages.experiment(job);
+        return this.end(job, 'succeeded', note, { experimentId });
+      }
+      default:
+        return;
+    }
+  }
+
+  private async train(job: RlJobEntity): Promise<void> {
+    if (!job.externalId) {
+      const externalId = await this.stages.submit(job);
+      await this.jobs.update(job.id, { externalId });
+      return;
+    }
+    const running = { ...job, externalId: job.externalId };
+    if (job.cancelRequested) {
+      if (await this.stages.stop(running)) return this.end(job, 'cancelled', 'cancelled: by request, job stopped');
+      return; // the runner is stopping it: the next round looks again
+    }
+    const progress = await this.stages.poll(running);
+    if (!progress.done) {
+      await this.jobs.update(job.id, { metrics: progress.metrics, logsTail: progress.logsTail });
+      return;
+    }
+    await this.jobs.transition(job.id, 'loading', {
+      metrics: progress.metrics,
+      logsTail: progress.logsTail,
+      output: progress.output,
+    });
+  }
+
+  private async handle(job: RlJobEntity, error: unknown): Promise<void> {
+    if (error instanceof ServiceCallError && error.transient) {
+      this.logger.warn({ jobId: job.id, stage: job.status, err: error }, 'a service is away; the step retries');
+      return;
+    }
+    const reason =
+      error instanceof JobFailure
+        ? error.reason
+        : `${job.status}_failed: ${error instanceof Error ? error.message : String(error)}`;
+    this.logger.error({ jobId: job.id, stage: job.status, err: error }, 'refresh failed');
+    // Whatever failed, production is left as it was: the candidate comes down.
+    await this.stages.retire(job).catch((cleanup: unknown) =>
+      this.logger.error({ jobId: job.id, err: cleanup }, 'retiring the candidate failed'),
+    );
+    await this.end(job, 'failed', reason);
+  }
+
+  private async end(
+    job: RlJobEntity,
+    status: RlJobStatus,
+    reason: string | null,
+    patch: { experimentId?: string } = {},
+  ): Promise<void> {
+    const ended = await this.jobs.transition(job.id, status, { reason, ...patch });
+    if (ended) {
+      this.finished.inc({ status });
+      this.logger.info({ jobId: job.id, status, reason }, 'refresh ended');
+    }
+  }
+}

@@ -1,0 +1,222 @@
+import type { RlJobEntity } from '@echoloop/persistence';
+import { CLOCK, type Clock } from '@echoloop/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type CheckpointView, GatewayClient } from '../clients/gateway.client';
+import { ServiceCallError } from '../clients/service-call';
+import type { OrchestratorEnv } from '../env';
+import { GateService, type GateResult } from '../gate/gate.service';
+import { JOB_RUNNER, type JobRunner } from '../runners/job-runner';
+import { type Hyperparameters, JOB_TEMPLATES, type TemplateName } from '../runners/job-templates';
+import { AdapterServing } from '../serving/adapter-serving';
+import { type Snapshot, SnapshotBuilder, type SnapshotOutcome } from '../snapshot/snapshot-builder';
+import { ORCHESTRATOR_ENV } from '../tokens';
+import { JobFailure } from './job-failure';
+import { parseJobLogs } from './job-logs';
+
+export type TrainingProgress =
+  | { done: false; metrics: Record<string, unknown>; logsTail: string }
+  | { done: true; metrics: Record<string, unknown>; logsTail: string; output: Record<string, unknown> };
+
+/** Where the served candidate lives: enough to take it down again. */
+export interface Serving {
+  adapterName: string;
+  adapterPath: string;
+  endpoints: CheckpointView['endpoints'];
+  defaultCheckpointId: string;
+}
+
+const serving = (job: RlJobEntity) => (job.output?.['serving'] as Serving | undefined) ?? null;
+
+/** The work of each stage of a refresh, one call per step; the driver keeps the job's state between them. */
+@Injectable()
+export class RefreshStages {
+  constructor(
+    private readonly snapshots: SnapshotBuilder,
+    @Inject(JOB_RUNNER) private readonly runner: JobRunner,
+    private readonly gateway: GatewayClient,
+    private readonly adapters: AdapterServing,
+    private readonly gates: GateService,
+    @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  snapshot(job: RlJobEntity): Promise<SnapshotOutcome> {
+    return this.snapshots.build(job.id, template(job).datasetKind);
+  }
+
+  outputDir(job: RlJobEntity): string {
+    return path.resolve(this.env.RL_WORK_DIR, 'jobs', job.id);
+  }
+
+  async submit(job: RlJobEntity): Promise<string> {
+    const snapshot = job.dataset as unknown as Snapshot;
+    const hyperparameters = job.hyperparameters as Hyperparameters;
+    const outputDir = this.outputDir(job);
+    return this.runner.submit({
+      jobId: job.id,
+      argv: template(job).argv({
+        python: this.env.RL_PYTHON,
+        snapshotDir: snapshot.dir,
+        outputDir,
+        baseGguf: path.resolve(this.env.RL_BASE_GGUF),
+        datasetId: snapshot.id,
+        hyperparameters: { ...hyperparameters, maxSteps: hyperparameters.maxSteps ?? this.env.RL_MAX_STEPS },
+      }),
+      env: {
+        PYTHONPATH: path.resolve(this.env.RL_PYTHON_PATH),
+        PYTHONUNBUFFERED: '1',
+        HF_HUB_OFFLINE: '1',
+        TRANSFORMERS_OFFLINE: '1',
+      },
+      logFile: path.join(outputDir, 'job.log'),
+    });
+  }
+
+  /** One look at the running job: its curve and log tail, and its output manifest once it succeeded. */
+  async poll(job: RlJobEntity & { externalId: string }): Promise<TrainingProgress> {
+    const [status, logs] = await Promise.all([
+      this.runner.status(job.externalId),
+      this.runner.logs(job.externalId),
+    ]);
+    const parsed = parseJobLogs(logs);
+    const metrics = { ...job.metrics, curve: parsed.curve, last: parsed.last };
+    if (status.state === 'pending' || status.state === 'running') {
+      return { done: false, metrics, logsTail: parsed.tail };
+    }
+    if (status.state === 'succeeded') {
+      const manifestPath = parsed.manifestPath ?? path.join(this.outputDir(job), 'manifest.json');
+      const output = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
+      const summary = (output['metrics'] as Record<string, unknown> | undefined) ?? {};
+      return { done: true, metrics: { ...metrics, ...summary }, logsTail: parsed.tail, output };
+    }
+    const lastLine = parsed.tail.split('\n').at(-1) ?? '';
+    const code = status.state === 'lost' ? 'job_lost' : status.state === 'stopped' ? 'job_stopped' : 'job_failed';
+    throw new JobFailure(code, `${status.message ?? status.state}${lastLine ? ` (last log line: ${lastLine})` : ''}`);
+  }
+
+  /** Stops the running job; true once the runner says it is no longer running. */
+  async stop(job: RlJobEntity & { externalId: string }): Promise<boolean> {
+    await this.runner.stop(job.externalId);
+    const { state } = await this.runner.status(job.externalId);
+    return state !== 'pending' && state !== 'running';
+  }
+
+  producesAdapter(job: RlJobEntity): boolean {
+    return template(job).producesAdapter;
+  }
+
+  /**
+   * Loads the adapter into every endpoint of the default checkpoint under a new versioned name, then registers it
+   * as a candidate checkpoint. Load first: a registered checkpoint is always servable.
+   */
+  async serve(job: RlJobEntity): Promise<{ checkpointId: string; serving: Serving }> {
+    const adapter = (job.output?.['adapters'] as { format: string; path: string }[] | undefined)?.find(
+      (a) => a.format === 'peft',
+    );
+    if (!adapter) throw new JobFailure('no_adapter', 'the job output names no PEFT adapter');
+    const current = await this.gateway.defaultCheckpoint();
+    const name = checkpointName(job, this.clock());
+    const entry: Serving = {
+      adapterName: name,
+      adapterPath: adapter.path,
+      endpoints: current.endpoints,
+      defaultCheckpointId: current.id,
+    };
+    try {
+      await this.adapters.load(name, adapter.path, current.endpoints);
+    } catch (error) {
+      throw asFailure('load_failed', error);
+    }
+    try {
+      await this.gateway.registerCheckpoint({
+        id: name,
+        modelName: name,
+        endpoints: current.endpoints,
+        decoding: current.decoding,
+        contextTokens: current.contextTokens,
+      });
+    } catch (error) {
+      await this.adapters.unload(name, current.endpoints);
+      throw asFailure('register_failed', error);
+    }
+    return { checkpointId: name, serving: entry };
+  }
+
+  async gate(job: RlJobEntity): Promise<GateResult> {
+    const entry = serving(job);
+    if (!job.checkpointId || !entry) throw new JobFailure('not_served', 'the candidate was never served');
+    const [candidate, current] = await Promise.all([
+      this.checkpoint(job.checkpointId),
+      this.checkpoint(entry.defaultCheckpointId),
+    ]);
+    const snapshot = job.dataset as unknown as Snapshot;
+    return this.gates.run(candidate, current, path.join(snapshot.dir, snapshot.heldout.file));
+  }
+
+  /** Opens and starts candidate vs default; a draft is left when another experiment is running. */
+  async experiment(job: RlJobEntity): Promise<{ experimentId: string; note: string | null }> {
+    const entry = serving(job);
+    if (!job.checkpointId || !entry) throw new JobFailure('not_served', 'the candidate was never served');
+    const share = this.env.EXPERIMENT_TRAFFIC_PERCENT;
+    const experiment = await this.gateway.createExperiment({
+      name: `RL refresh ${job.checkpointId}`,
+      description: `Opened by the rl-orchestrator for job ${job.id}: candidate ${job.checkpointId} on ${share}% of users against the default ${entry.defaultCheckpointId}.`,
+      arms: [
+        { id: 'control', checkpointId: entry.defaultCheckpointId, weight: 100 - share, control: true },
+        { id: 'candidate', checkpointId: job.checkpointId, weight: share },
+      ],
+    });
+    try {
+      await this.gateway.startExperiment(experiment.id);
+      return { experimentId: experiment.id, note: null };
+    } catch (error) {
+      if (error instanceof ServiceCallError && error.status === 409) {
+        return {
+          experimentId: experiment.id,
+          note: `experiment_not_started: ${error.message}; it waits as a draft`,
+        };
+      }
+      throw error;
+    }
+  }
+
+  /** Takes a candidate out of production: unloaded everywhere, its checkpoint retired. Never touches the default. */
+  async retire(job: RlJobEntity): Promise<void> {
+    const entry = serving(job);
+    if (!entry) return;
+    await this.adapters.unload(entry.adapterName, entry.endpoints);
+    if (job.checkpointId) {
+      await this.gateway.retireCheckpoint(job.checkpointId).catch((error: unknown) => {
+        if (error instanceof ServiceCallError && error.status === 404) return;
+        throw error;
+      });
+    }
+  }
+
+  private async checkpoint(id: string): Promise<CheckpointView> {
+    const current = await this.gateway.defaultCheckpoint();
+    if (current.id === id) return current;
+    const found = (await this.gateway.checkpoints()).find((c) => c.id === id);
+    if (!found) throw new JobFailure('checkpoint_missing', `checkpoint ${id} is not registered`);
+    return found;
+  }
+}
+
+function template(job: RlJobEntity) {
+  const found = JOB_TEMPLATES[job.template as TemplateName] as (typeof JOB_TEMPLATES)[TemplateName] | undefined;
+  if (!found) throw new JobFailure('unknown_template', `no job template ${job.template}`);
+  return found;
+}
+
+/** `rl-20261125-1a2b3c4d`: dated and unique per job, so a name is never reused. */
+export function checkpointName(job: Pick<RlJobEntity, 'id'>, now: Date): string {
+  const day = now.toISOString().slice(0, 10).replace(/-/g, '');
+  return `rl-${day}-${job.id.slice(0, 8)}`;
+}
+
+function asFailure(code: string, error: unknown): Error {
+  if (error instanceof ServiceCallError && error.transient && code !== 'load_failed') return error;
+  return new JobFailure(code, error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,81 @@
+import type { DatasetKind } from '@echoloop/datasets';
+import { z } from 'zod';
+
+/** What a refresh may tune per job; the defaults come from the environment. */
+export const hyperparametersSchema = z
+  .object({
+    maxSteps: z.number().int().min(1).max(100_000).optional(),
+    learningRate: z.number().gt(0).max(1).optional(),
+    beta: z.number().gt(0).max(10).optional(),
+    loraR: z.number().int().min(1).max(256).optional(),
+    batchSize: z.number().int().min(1).max(256).optional(),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  })
+  .strict();
+export type Hyperparameters = z.infer<typeof hyperparametersSchema>;
+
+export interface TemplateContext {
+  python: string;
+  snapshotDir: string;
+  outputDir: string;
+  baseGguf: string;
+  datasetId: string;
+  hyperparameters: Hyperparameters & { maxSteps: number };
+}
+
+export interface JobTemplate {
+  datasetKind: DatasetKind;
+  /** Whether a successful job leaves an adapter to serve (a rendered-only template does not). */
+  producesAdapter: boolean;
+  argv(context: TemplateContext): string[];
+}
+
+const optional = (flag: string, value: number | undefined) =>
+  value === undefined ? [] : [flag, String(value)];
+
+/** The Python job templates (python/echoloop_train, python/echoloop_verl), by name. */
+export const JOB_TEMPLATES: Record<'trl-dpo' | 'verl-grpo', JobTemplate> = {
+  'trl-dpo': {
+    datasetKind: 'preferences',
+    producesAdapter: true,
+    argv: (c) => [
+      c.python,
+      '-m',
+      'echoloop_train.trl_dpo',
+      '--snapshot',
+      c.snapshotDir,
+      '--output',
+      c.outputDir,
+      '--base-gguf',
+      c.baseGguf,
+      '--dataset-id',
+      c.datasetId,
+      '--max-steps',
+      String(c.hyperparameters.maxSteps),
+      ...optional('--learning-rate', c.hyperparameters.learningRate),
+      ...optional('--beta', c.hyperparameters.beta),
+      ...optional('--lora-r', c.hyperparameters.loraR),
+      ...optional('--batch-size', c.hyperparameters.batchSize),
+      ...optional('--seed', c.hyperparameters.seed),
+    ],
+  },
+  'verl-grpo': {
+    datasetKind: 'verl',
+    producesAdapter: false,
+    argv: (c) => [
+      c.python,
+      '-m',
+      'echoloop_verl.grpo_template',
+      '--snapshot',
+      c.snapshotDir,
+      '--output',
+      c.outputDir,
+      '--dataset-id',
+      c.datasetId,
+      '--max-steps',
+      String(c.hyperparameters.maxSteps),
+    ],
+  },
+};
+
+export type TemplateName = keyof typeof JOB_TEMPLATES;

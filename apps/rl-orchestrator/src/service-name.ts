@@ -1,0 +1,2 @@
+/** The orchestrator's name in logs, metrics, events and API-key scopes. */
+export const SERVICE_NAME = 'rl-orchestrator';

@@ -1,0 +1,65 @@
+import type { CheckpointEndpoint } from '@echoloop/persistence';
+import { checkpointEndpointPolicy, checkpointModelEndpoints } from '@echoloop/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { callJson, ServiceCallError } from '../clients/service-call';
+import type { OrchestratorEnv } from '../env';
+import { ORCHESTRATOR_ENV } from '../tokens';
+
+const route = (baseUrl: string, name: string) => `${baseUrl.replace(/\/+$/, '')}/${name}`;
+
+/**
+ * Loads an adapter into every serving endpoint of its base, the way vLLM serves them at runtime
+ * (`/v1/load_lora_adapter`): all or nothing, so a checkpoint is never half served.
+ */
+@Injectable()
+export class AdapterServing {
+  private readonly policy;
+
+  constructor(@Inject(ORCHESTRATOR_ENV) env: OrchestratorEnv) {
+    this.policy = checkpointEndpointPolicy(env);
+  }
+
+  /** Loads everywhere, or unloads what it loaded and throws the first refusal. */
+  async load(name: string, adapterPath: string, endpoints: readonly CheckpointEndpoint[]): Promise<void> {
+    const targets = checkpointModelEndpoints({ id: name, endpoints }, this.policy);
+    const loaded: typeof targets = [];
+    for (const target of targets) {
+      try {
+        await callJson('model server', {
+          method: 'POST',
+          url: route(target.baseUrl, 'load_lora_adapter'),
+          body: { lora_name: name, lora_path: adapterPath },
+          bearer: target.apiKey,
+          timeoutMs: 120_000,
+        });
+        loaded.push(target);
+      } catch (error) {
+        await Promise.allSettled(loaded.map((done) => this.unloadFrom(done, name)));
+        const message = error instanceof Error ? error.message : String(error);
+        throw new ServiceCallError(
+          'model server',
+          error instanceof ServiceCallError ? error.status : null,
+          `loading ${name} into ${target.baseUrl} failed: ${message}`,
+        );
+      }
+    }
+  }
+
+  /** Unloads from every endpoint; an endpoint that no longer has it is fine. */
+  async unload(name: string, endpoints: readonly CheckpointEndpoint[]): Promise<void> {
+    const targets = checkpointModelEndpoints({ id: name, endpoints }, this.policy);
+    await Promise.allSettled(targets.map((target) => this.unloadFrom(target, name)));
+  }
+
+  private async unloadFrom(target: { baseUrl: string; apiKey: string }, name: string): Promise<void> {
+    await callJson('model server', {
+      method: 'POST',
+      url: route(target.baseUrl, 'unload_lora_adapter'),
+      body: { lora_name: name },
+      bearer: target.apiKey,
+    }).catch((error: unknown) => {
+      if (error instanceof ServiceCallError && error.status === 404) return;
+      throw error;
+    });
+  }
+}

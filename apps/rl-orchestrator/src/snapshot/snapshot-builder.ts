@@ -1,0 +1,83 @@
+import { type DatasetKind, exportDataset, pseudonymKey, splitHeldOut } from '@echoloop/datasets';
+import { CLOCK, type Clock } from '@echoloop/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { DataSource } from 'typeorm';
+import type { OrchestratorEnv } from '../env';
+import { ORCHESTRATOR_ENV } from '../tokens';
+
+/** What a job trains on: the export's manifest plus the train / held-out split, by user. */
+export interface Snapshot {
+  id: string;
+  kind: DatasetKind;
+  dir: string;
+  /** Pairs or prompts in each split, with their files' sha256. */
+  train: { rows: number; sha256: string; file: string };
+  heldout: { rows: number; sha256: string; file: string };
+  export: Record<string, unknown>;
+}
+
+export type SnapshotOutcome =
+  | { ok: true; snapshot: Snapshot }
+  | { ok: false; reason: string; details: Record<string, unknown> };
+
+/**
+ * Builds a job's dataset snapshot with the data library's export (consent, redaction, pseudonyms, manifest), then
+ * holds out a share of the users for the gate. Too little data is a clear "skipped", never a job on a handful of rows.
+ */
+@Injectable()
+export class SnapshotBuilder {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async build(jobId: string, kind: DatasetKind): Promise<SnapshotOutcome> {
+    const root = path.resolve(this.env.RL_WORK_DIR, 'snapshots');
+    const { dir, manifest } = await exportDataset({
+      db: this.db,
+      id: jobId,
+      kind,
+      format: 'jsonl',
+      filters: {},
+      outDir: root,
+      privacy: { pseudonymKey: pseudonymKey(this.env) },
+      consentDefault: this.env.TRAINING_CONSENT_DEFAULT,
+      now: this.clock,
+    });
+    const [file] = manifest.files;
+    if (!file) throw new Error(`the ${kind} export wrote no file`);
+    const split = await splitHeldOut(path.join(dir, file.name), dir, {
+      fraction: this.env.RL_HELDOUT_FRACTION,
+      seed: jobId,
+    });
+    const details = { rows: manifest.rows, train: split.train.rows, heldout: split.heldout.rows };
+    if (split.train.rows < this.env.RL_MIN_PAIRS) {
+      await rm(dir, { recursive: true, force: true });
+      return {
+        ok: false,
+        reason: `too_little_data: ${split.train.rows} training ${kind === 'preferences' ? 'pairs' : 'rows'}, at least ${this.env.RL_MIN_PAIRS} needed`,
+        details,
+      };
+    }
+    const side = (written: { path: string; rows: number; sha256: string }) => ({
+      rows: written.rows,
+      sha256: written.sha256,
+      file: path.basename(written.path),
+    });
+    return {
+      ok: true,
+      snapshot: {
+        id: manifest.id,
+        kind,
+        dir,
+        train: side(split.train),
+        heldout: side(split.heldout),
+        export: { ...manifest },
+      },
+    };
+  }
+}

@@ -1,0 +1,1 @@
+export const ORCHESTRATOR_ENV = Symbol('ORCHESTRATOR_ENV');

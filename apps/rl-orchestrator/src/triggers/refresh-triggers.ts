@@ -1,0 +1,146 @@
+import { countDatasetRecords, countLabelledTurns, pseudonymKey } from '@echoloop/datasets';
+import type { RlJobEntity, RlTrigger } from '@echoloop/persistence';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Cron } from 'croner';
+import { PinoLogger } from 'nestjs-pino';
+import type { DataSource } from 'typeorm';
+import type { OrchestratorEnv } from '../env';
+import { RlJobsRepository } from '../jobs/rl-jobs.repository';
+import { RefreshDriver } from '../pipeline/refresh-driver';
+import type { Hyperparameters, TemplateName } from '../runners/job-templates';
+import { ORCHESTRATOR_ENV } from '../tokens';
+
+export type TriggerOutcome = { started: true; job: RlJobEntity } | { started: false; active: RlJobEntity | null };
+
+/** New data since the last refresh was asked for. */
+export interface NewData {
+  since: string | null;
+  turns: number;
+  pairs: number;
+}
+
+/**
+ * The three ways a refresh starts: a cron schedule, a threshold of new labelled data, and a request by hand. All go
+ * through `request`, where the database lets one refresh be active at a time across replicas; every decision is
+ * recorded with its reason.
+ */
+@Injectable()
+export class RefreshTriggers implements OnApplicationBootstrap, OnApplicationShutdown {
+  private schedule: Cron | undefined;
+  private poller: NodeJS.Timeout | undefined;
+  private checking: Promise<void> | undefined;
+
+  constructor(
+    private readonly jobs: RlJobsRepository,
+    private readonly driver: RefreshDriver,
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
+    private readonly logger: PinoLogger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.env.RL_SCHEDULE) {
+      this.schedule = new Cron(this.env.RL_SCHEDULE, { protect: true }, () =>
+        this.request('schedule', { reason: `schedule ${this.env.RL_SCHEDULE}` }).then(() => undefined),
+      );
+    }
+    if (this.env.RL_THRESHOLD_TURNS > 0 || this.env.RL_THRESHOLD_PAIRS > 0) {
+      this.poller = setInterval(() => this.checkThresholds(), this.env.RL_THRESHOLD_POLL_SECONDS * 1_000);
+      this.checkThresholds();
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.schedule?.stop();
+    clearInterval(this.poller);
+    await this.checking;
+  }
+
+  thresholds(): { turns: number; pairs: number } {
+    return { turns: this.env.RL_THRESHOLD_TURNS, pairs: this.env.RL_THRESHOLD_PAIRS };
+  }
+
+  nextScheduledAt(): Date | null {
+    return this.schedule?.nextRun() ?? null;
+  }
+
+  /** Starts a refresh unless one is active; records the decision either way. */
+  async request(
+    trigger: RlTrigger,
+    options: {
+      reason: string;
+      template?: TemplateName;
+      hyperparameters?: Hyperparameters;
+      requestedBy?: string | null;
+      details?: Record<string, unknown>;
+    },
+  ): Promise<TriggerOutcome> {
+    const job = await this.jobs.create({
+      trigger,
+      template: options.template ?? this.env.RL_TEMPLATE,
+      runner: this.env.RL_RUNNER,
+      hyperparameters: options.hyperparameters ?? {},
+      requestedBy: options.requestedBy ?? null,
+    });
+    const details = options.details ?? {};
+    if (!job) {
+      const active = await this.jobs.active();
+      await this.jobs.recordDecision({
+        trigger,
+        decision: 'skipped',
+        reason: `refresh_running: job ${active?.id ?? '?'} is ${active?.status ?? 'active'}`,
+        details: { ...details, why: options.reason },
+        jobId: active?.id ?? null,
+      });
+      this.logger.info({ trigger, activeJobId: active?.id }, 'refresh not started: one is running');
+      return { started: false, active };
+    }
+    await this.jobs.recordDecision({ trigger, decision: 'started', reason: options.reason, details, jobId: job.id });
+    this.logger.info({ trigger, jobId: job.id, reason: options.reason }, 'refresh started');
+    this.driver.wake();
+    return { started: true, job };
+  }
+
+  /** Labelled turns and preference pairs since the last refresh was asked for, by the export's own rules. */
+  async newData(): Promise<NewData> {
+    const since = await this.jobs.lastRequestedAt();
+    const filters = since ? { from: since.toISOString() } : {};
+    const consentDefault = this.env.TRAINING_CONSENT_DEFAULT;
+    const [turns, pairs] = await Promise.all([
+      countLabelledTurns(this.db, { filters, consentDefault, alternativesOnly: false, byMessage: false }),
+      this.env.RL_THRESHOLD_PAIRS > 0
+        ? countDatasetRecords({
+            db: this.db,
+            kind: 'preferences',
+            filters,
+            consentDefault,
+            privacy: { pseudonymKey: pseudonymKey(this.env) },
+          })
+        : Promise.resolve(0),
+    ]);
+    return { since: since?.toISOString() ?? null, turns, pairs };
+  }
+
+  /** One threshold check (never two at once). */
+  checkThresholds(): void {
+    if (this.checking) return;
+    this.checking = this.thresholdRound()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'threshold check failed; the next one retries'))
+      .finally(() => {
+        this.checking = undefined;
+      });
+  }
+
+  private async thresholdRound(): Promise<void> {
+    if (await this.jobs.active()) return;
+    const data = await this.newData();
+    const { RL_THRESHOLD_TURNS: turns, RL_THRESHOLD_PAIRS: pairs } = this.env;
+    const met = [
+      turns > 0 && data.turns >= turns ? `${data.turns} new labelled turns (threshold ${turns})` : null,
+      pairs > 0 && data.pairs >= pairs ? `${data.pairs} new preference pairs (threshold ${pairs})` : null,
+    ].filter((reason): reason is string => reason !== null);
+    if (met.length === 0) return;
+    await this.request('threshold', { reason: met.join('; '), details: { ...data } });
+  }
+}

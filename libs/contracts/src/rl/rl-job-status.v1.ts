@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { defineContract } from '../envelope';
+import { TOPICS } from '../topics';
+
+/**
+ * An RL refresh changed status (queued, snapshotting, training, loading, gating, experimenting, then succeeded,
+ * failed, cancelled or skipped). Key: jobId, so one job's changes stay in order.
+ */
+export const rlJobStatusV1 = defineContract(
+  TOPICS.rlJobStatus,
+  1,
+  z.object({
+    jobId: z.uuid(),
+    status: z.enum([
+      'queued',
+      'snapshotting',
+      'training',
+      'loading',
+      'gating',
+      'experimenting',
+      'succeeded',
+      'failed',
+      'cancelled',
+      'skipped',
+    ]),
+    previousStatus: z.string().nullable(),
+    trigger: z.enum(['schedule', 'threshold', 'manual']),
+    template: z.string().min(1),
+    runner: z.string().min(1),
+    datasetId: z.string().nullable(),
+    checkpointId: z.string().nullable(),
+    experimentId: z.uuid().nullable(),
+    /** Why it failed, was cancelled or skipped. */
+    reason: z.string().nullable(),
+  }),
+);

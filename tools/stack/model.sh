@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Local OpenAI-compatible model server (SmolLM2-135M-Instruct GGUF via tools/model-server).
 # Usage: model.sh install|up|down|status
-# Env: MODEL_PORT (18000), MODEL_HOST (127.0.0.1), MODEL_NAME, MODEL_PATH (default: the pinned GGUF).
+# Env: MODEL_PORT (18000), MODEL_HOST (127.0.0.1), MODEL_NAME, MODEL_PATH (default: the pinned GGUF),
+#      MODEL_MAX_LORAS (4), MODEL_LORA_STATE (LoRA adapters kept across restarts; default .infra/state/...).
 set -euo pipefail
 STACK_COMPONENT=model
 # shellcheck source=lib.sh
@@ -22,6 +23,8 @@ STOP_TIMEOUT=15
 : "${MODEL_HOST:=127.0.0.1}"
 : "${MODEL_NAME:=smollm2-135m-instruct}"
 : "${MODEL_PATH:=$GGUF}"
+: "${MODEL_MAX_LORAS:=4}"
+: "${MODEL_LORA_STATE:=$INFRA_DIR/state/model-lora-adapters.json}"
 MODELS_URL="http://$MODEL_HOST:$MODEL_PORT/v1/models"
 
 cmd_install() {
@@ -56,6 +59,7 @@ cmd_up() {
     log "starting $MODEL_NAME on $MODEL_HOST:$MODEL_PORT"
     start_detached model env NODE_LLAMA_CPP_SKIP_DOWNLOAD=true NODE_LLAMA_CPP_GPU=false \
       MODEL_HOST="$MODEL_HOST" MODEL_PORT="$MODEL_PORT" MODEL_NAME="$MODEL_NAME" MODEL_PATH="$MODEL_PATH" \
+      MODEL_MAX_LORAS="$MODEL_MAX_LORAS" MODEL_LORA_STATE="$MODEL_LORA_STATE" \
       node -r @swc-node/register "$SERVER_ENTRY"
   fi
   local deadline=$((SECONDS + START_TIMEOUT))

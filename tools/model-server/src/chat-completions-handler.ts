@@ -32,6 +32,8 @@ export interface ChatCompletionsDeps {
   engine: ChatEngine;
   queue: SerialQueue;
   modelName: string;
+  /** The LoRA adapters also served, each under its own model name. */
+  adapters: { has(name: string): boolean };
 }
 
 export async function handleChatCompletions(
@@ -44,7 +46,7 @@ export async function handleChatCompletions(
   const request = parsed.data;
   exchange.log.model = request.model;
   exchange.log.stream = request.stream === true;
-  if (request.model !== deps.modelName) {
+  if (request.model !== deps.modelName && !deps.adapters.has(request.model)) {
     return sendError(
       exchange,
       buildErrorResponse({
@@ -151,6 +153,7 @@ async function runQueued(
     ...(request.top_p == null ? {} : { topP: request.top_p }),
     ...(request.seed == null ? {} : { seed: request.seed }),
     ...(request.response_format == null ? {} : { responseFormat: request.response_format }),
+    ...(request.model === deps.modelName ? {} : { adapter: request.model }),
     stop: stopSequences(request),
     signal: exchange.signal,
     onText: (text) => {

@@ -15,6 +15,11 @@ export function sendJson(exchange: Exchange, status: number, body: unknown): voi
   exchange.res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
+export function sendText(exchange: Exchange, status: number, text: string): void {
+  exchange.log.status = status;
+  exchange.res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
+}
+
 export function sendError(exchange: Exchange, body: OpenAiErrorBody): void {
   exchange.log.error = body.error.message;
   sendJson(exchange, body.error.code, body);

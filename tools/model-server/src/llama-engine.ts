@@ -1,6 +1,7 @@
 import type { ChatMessage, Finish } from '@echoloop/openai-compat';
 import type { ChatHistoryItem, LlamaChat, LlamaChatResponse } from 'node-llama-cpp';
 import type { ChatEngine, GenerationRequest, GenerationResult } from './chat-engine';
+import { LlamaAdapterChats, type OpenedChat } from './llama-adapter-chats';
 import { createResponseGrammars, type ResponseGrammars } from './response-grammars';
 
 // node-llama-cpp is ESM with top-level await, so it cannot be require()d; the CommonJS output of
@@ -15,17 +16,22 @@ export interface LlamaEngineOptions {
   threads: number;
 }
 
-/** CPU-only llama.cpp with one context sequence. */
+/** CPU-only llama.cpp: one context sequence for the base model, and one per loaded LoRA adapter. */
 export async function loadLlamaEngine(options: LlamaEngineOptions): Promise<ChatEngine> {
   const { getLlama, LlamaChat: LlamaChatClass } = await importEsm('node-llama-cpp');
   const llama = await getLlama({ gpu: false, build: 'never' });
   const model = await llama.loadModel({ modelPath: options.modelPath });
-  const context = await model.createContext({
-    contextSize: options.contextSize,
-    threads: options.threads,
-    sequences: 1,
-  });
-  const chat = new LlamaChatClass({ contextSequence: context.getSequence() });
+  const open = async (loraFile?: string): Promise<OpenedChat> => {
+    const context = await model.createContext({
+      contextSize: options.contextSize,
+      threads: options.threads,
+      sequences: 1,
+      ...(loraFile === undefined ? {} : { lora: { adapters: [{ filePath: loraFile }] } }),
+    });
+    return { context, chat: new LlamaChatClass({ contextSequence: context.getSequence() }) };
+  };
+  const { context, chat } = await open();
+  const adapters = new LlamaAdapterChats(model, open);
   const grammars = createResponseGrammars(llama);
   return {
     contextSize: context.contextSize,
@@ -36,7 +42,10 @@ export async function loadLlamaEngine(options: LlamaEngineOptions): Promise<Chat
     prepareResponseFormat: async (format) => {
       await grammars(format);
     },
-    generate: (request) => generate(chat, grammars, request),
+    generate: (request) =>
+      generate(request.adapter === undefined ? chat : adapters.chat(request.adapter), grammars, request),
+    loadAdapter: (name, file) => adapters.load(name, file),
+    unloadAdapter: (name) => adapters.unload(name),
   };
 }
 

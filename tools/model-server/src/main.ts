@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { loadLlamaEngine } from './llama-engine';
+import { LoraAdapters } from './lora-adapters';
 import { createModelServer } from './model-server';
 import { readModelServerEnv } from './model-server-env';
 
@@ -19,7 +20,20 @@ async function main(): Promise<void> {
     contextSize: env.MODEL_CONTEXT_SIZE,
     threads: env.MODEL_THREADS,
   });
-  const server = createModelServer({ engine, modelName: env.MODEL_NAME, modelRoot: env.MODEL_PATH, logger });
+  const adapters = new LoraAdapters({
+    engine,
+    maxLoras: env.MODEL_MAX_LORAS,
+    ...(env.MODEL_LORA_STATE === undefined ? {} : { statePath: env.MODEL_LORA_STATE }),
+    logger,
+  });
+  await adapters.restore();
+  const server = createModelServer({
+    engine,
+    modelName: env.MODEL_NAME,
+    modelRoot: env.MODEL_PATH,
+    logger,
+    adapters,
+  });
   server.listen(env.MODEL_PORT, env.MODEL_HOST, () => {
     logger.info(
       {
@@ -27,6 +41,7 @@ async function main(): Promise<void> {
         model: env.MODEL_NAME,
         contextSize: engine.contextSize,
         threads: env.MODEL_THREADS,
+        loraAdapters: adapters.list().map((adapter) => adapter.name),
         loadMs: Math.round(performance.now() - loadStartedAt),
       },
       'listening',

@@ -11,6 +11,7 @@ describe('readModelServerEnv', () => {
         MODEL_PORT: 18_000,
         MODEL_CONTEXT_SIZE: 2048,
         MODEL_THREADS: 2,
+        MODEL_MAX_LORAS: 4,
       },
     });
   });
@@ -18,6 +19,22 @@ describe('readModelServerEnv', () => {
   it('reads numbers from strings', () => {
     const result = readModelServerEnv({ MODEL_PATH: __filename, MODEL_PORT: '18001', MODEL_THREADS: '4' });
     expect(result).toMatchObject({ ok: true, env: { MODEL_PORT: 18_001, MODEL_THREADS: 4 } });
+  });
+
+  it('reads the LoRA cap and the LoRA state file', () => {
+    const result = readModelServerEnv({
+      MODEL_PATH: __filename,
+      MODEL_MAX_LORAS: '2',
+      MODEL_LORA_STATE: '.infra/state/model-lora-adapters.json',
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      env: { MODEL_MAX_LORAS: 2, MODEL_LORA_STATE: '.infra/state/model-lora-adapters.json' },
+    });
+    expect(readModelServerEnv({ MODEL_PATH: __filename, MODEL_MAX_LORAS: '0' })).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/^MODEL_MAX_LORAS: /)],
+    });
   });
 
   it('names MODEL_PATH when it is missing or does not exist', () => {

@@ -16,6 +16,10 @@ export const modelServerEnvSchema = z.object({
   MODEL_PORT: port.default(18_000),
   MODEL_CONTEXT_SIZE: positiveInt.default(2048),
   MODEL_THREADS: positiveInt.default(2),
+  /** Most LoRA adapters loaded at once (vLLM's --max-loras); each holds its own llama context. */
+  MODEL_MAX_LORAS: positiveInt.default(4),
+  /** JSON file keeping the loaded LoRA adapters (name → path) across restarts; unset: not kept. */
+  MODEL_LORA_STATE: z.string().min(1).optional(),
 });
 export type ModelServerEnv = z.infer<typeof modelServerEnvSchema>;
 

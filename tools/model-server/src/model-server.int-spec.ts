@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import OpenAI from 'openai';
 
 // Needs the local model server: `bash tools/stack/model.sh up` (or MODEL_BASE_URL pointing at one).
@@ -10,11 +13,14 @@ const messages = [
 
 describe('local model server (real SmolLM2 via node-llama-cpp)', () => {
   let model: string;
+  let modelRoot: string | undefined;
   beforeAll(async () => {
     const models = await client.models.list();
     const first = models.data[0];
     if (!first) throw new Error(`${baseURL}/models lists no model`);
     model = first.id;
+    const root: unknown = Reflect.get(first, 'root');
+    modelRoot = typeof root === 'string' ? resolve(root) : undefined;
   });
 
   it('streams a completion with a final usage chunk, capped by max_tokens', async () => {
@@ -138,5 +144,63 @@ describe('local model server (real SmolLM2 via node-llama-cpp)', () => {
     await expect(
       client.chat.completions.create({ model: 'no-such-model', messages, max_tokens: 4 }),
     ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  describe('LoRA adapters that llama.cpp cannot load', () => {
+    let dir: string;
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), 'model-server-int-lora-'));
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    const load = async (name: string, path: string) => {
+      const response = await fetch(`${baseURL}/load_lora_adapter`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ lora_name: name, lora_path: path }),
+      });
+      return { status: response.status, body: (await response.json()) as { error: Record<string, unknown> } };
+    };
+    const listedIds = async () => (await client.models.list()).data.map((card) => card.id);
+
+    it('refuses a text file named .gguf with a 400, and still answers the base model', async () => {
+      const file = join(dir, 'not-a-lora.gguf');
+      writeFileSync(file, 'this is a text file, not a GGUF LoRA\n');
+      const refused = await load('int-spec-not-a-lora', file);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({
+        code: 400,
+        type: 'BadRequestError',
+        message: expect.stringContaining('Loading lora int-spec-not-a-lora failed'),
+      });
+      expect(await listedIds()).not.toContain('int-spec-not-a-lora');
+      await expect(
+        client.chat.completions.create({ model: 'int-spec-not-a-lora', messages, max_tokens: 4 }),
+      ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+
+      const completion = await client.chat.completions.create({
+        model,
+        messages,
+        max_tokens: 4,
+        temperature: 0,
+      });
+      expect(completion.choices[0]?.message.content?.length).toBeGreaterThan(0);
+    });
+
+    it('refuses a GGUF that is a model, not a LoRA, with a 400', async () => {
+      if (modelRoot === undefined || !existsSync(modelRoot)) return; // a server on another machine
+      const refused = await load('int-spec-model-as-lora', modelRoot);
+      expect(refused.status).toBe(400);
+      expect(await listedIds()).not.toContain('int-spec-model-as-lora');
+    });
+
+    it('answers a directory without adapter.gguf with vLLM’s 404', async () => {
+      const refused = await load('int-spec-empty-dir', dir);
+      expect(refused.status).toBe(404);
+      expect(refused.body.error).toMatchObject({
+        type: 'NotFoundError',
+        message: `Loading lora int-spec-empty-dir failed: No adapter found for ${dir}`,
+      });
+    });
   });
 });

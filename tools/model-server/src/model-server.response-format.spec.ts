@@ -28,6 +28,10 @@ class JsonEngine implements ChatEngine {
     }
   }
 
+  async loadAdapter(): Promise<void> {}
+
+  async unloadAdapter(): Promise<void> {}
+
   async generate(request: GenerationRequest): Promise<GenerationResult> {
     this.calls.push(request);
     request.onText('{"ok":true}');

@@ -20,6 +20,10 @@ class EchoEngine implements ChatEngine {
 
   async prepareResponseFormat(): Promise<void> {}
 
+  async loadAdapter(): Promise<void> {}
+
+  async unloadAdapter(): Promise<void> {}
+
   async generate(request: GenerationRequest): Promise<GenerationResult> {
     this.calls.push(request);
     this.active += 1;

@@ -1,8 +1,12 @@
 import { existsSync } from 'node:fs';
 import {
-  buildErrorResponse,
   loadLoraAdapterRequestSchema,
+  loraAlreadyLoadedError,
   loraLoadedMessage,
+  loraNameAndPathRequiredError,
+  loraNameRequiredError,
+  loraNotLoadedError,
+  loraPathNotFoundError,
   loraUnloadedMessage,
   unloadLoraAdapterRequestSchema,
   validationErrorResponse,
@@ -15,26 +19,10 @@ export function handleLoadLora(exchange: Exchange, body: unknown, state: FakeVll
   const parsed = loadLoraAdapterRequestSchema.safeParse(body);
   if (!parsed.success) return sendError(exchange, validationErrorResponse(parsed.error));
   const { lora_name: name, lora_path: path, load_inplace: inPlace } = parsed.data;
-  if (!name || !path) {
-    return sendError(exchange, invalidUserInput("Both 'lora_name' and 'lora_path' must be provided."));
-  }
-  if (!inPlace && state.adapters.has(name)) {
-    return sendError(
-      exchange,
-      invalidUserInput(
-        `The lora adapter '${name}' has already been loaded. If you want to load the adapter in place, ` +
-          "set 'load_inplace' to True.",
-      ),
-    );
-  }
+  if (!name || !path) return sendError(exchange, loraNameAndPathRequiredError());
+  if (!inPlace && state.adapters.has(name)) return sendError(exchange, loraAlreadyLoadedError(name));
   if (state.checkAdapterPaths && !existsSync(path)) {
-    return sendError(
-      exchange,
-      buildErrorResponse({
-        status: 404,
-        message: `Loading lora ${name} failed: No adapter found for ${path}`,
-      }),
-    );
+    return sendError(exchange, loraPathNotFoundError(name, path));
   }
   state.adapters.set(name, { name, path });
   sendText(exchange, 200, loraLoadedMessage(name));
@@ -44,22 +32,8 @@ export function handleUnloadLora(exchange: Exchange, body: unknown, state: FakeV
   const parsed = unloadLoraAdapterRequestSchema.safeParse(body);
   if (!parsed.success) return sendError(exchange, validationErrorResponse(parsed.error));
   const name = parsed.data.lora_name;
-  if (!name) {
-    return sendError(
-      exchange,
-      invalidUserInput("'lora_name' needs to be provided to unload a LoRA adapter."),
-    );
-  }
-  if (!state.adapters.has(name)) {
-    return sendError(
-      exchange,
-      buildErrorResponse({ status: 404, message: `The lora adapter '${name}' cannot be found.` }),
-    );
-  }
+  if (!name) return sendError(exchange, loraNameRequiredError());
+  if (!state.adapters.has(name)) return sendError(exchange, loraNotLoadedError(name));
   state.adapters.delete(name);
   sendText(exchange, 200, loraUnloadedMessage(name));
-}
-
-function invalidUserInput(message: string) {
-  return buildErrorResponse({ status: 400, type: 'InvalidUserInput', message });
 }

@@ -122,15 +122,19 @@ describe('simulator sessions for RL rollouts', () => {
 
   it('drives whole rollouts from the Python VeRL interaction', async () => {
     const run = promisify(execFile);
-    const result = await run('python3', ['-m', 'unittest', 'discover', '-s', 'python/tests', '-v'], {
-      env: {
-        ...process.env,
-        PYTHONPATH: 'python',
-        ECHOLOOP_SIMULATOR_URL: f.runner.url,
-        ECHOLOOP_SIMULATOR_KEY: f.key,
-        ECHOLOOP_TEST_PROFILES: [warming?.id, cooling?.id, benchmark?.id].join(','),
+    const result = await run(
+      'python3',
+      ['-m', 'unittest', 'discover', '-s', 'python/tests', '-p', 'test_sentient_interaction.py', '-v'],
+      {
+        env: {
+          ...process.env,
+          PYTHONPATH: 'python',
+          ECHOLOOP_SIMULATOR_URL: f.runner.url,
+          ECHOLOOP_SIMULATOR_KEY: f.key,
+          ECHOLOOP_TEST_PROFILES: [warming?.id, cooling?.id, benchmark?.id].join(','),
+        },
       },
-    }).catch((error: { stdout: string; stderr: string }) => error);
+    ).catch((error: { stdout: string; stderr: string }) => error);
     expect(result.stderr).toMatch(/Ran 4 tests[\s\S]*\nOK\s*$/);
   }, 60_000);
 });

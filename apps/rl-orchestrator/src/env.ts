@@ -52,12 +52,12 @@ export const orchestratorEnv = serviceEnv
 
     /** Sentient-benchmark profiles the gate plays for the candidate and for the default. */
     GATE_PROFILES: z.coerce.number().int().min(0).max(500).default(4),
-    /** The candidate's mean final emotion may be at most this much below the default's (0-100 scale). */
-    GATE_MAX_SENTIENT_DROP: z.coerce.number().min(0).max(100).default(5),
+    /** The least `candidate − default` of the mean final emotion (0-100 scale): negative tolerates a small loss. */
+    GATE_MIN_SENTIENT_DELTA: z.coerce.number().min(-100).max(100).default(-5),
     /** Held-out pairs scored with the live reward (0: skip that check). */
     GATE_HELDOUT_ITEMS: z.coerce.number().int().min(0).max(1_000).default(8),
-    /** The candidate's mean held-out composite reward may be at most this much below the default's. */
-    GATE_MAX_REWARD_DROP: z.coerce.number().min(0).max(2).default(0.05),
+    /** The least `candidate − default` of the mean held-out composite reward. */
+    GATE_MIN_REWARD_DELTA: z.coerce.number().min(-2).max(2).default(-0.05),
     GATE_TIMEOUT_SECONDS: seconds(1_800),
     /** Open an experiment for a candidate that passed, and the share of users it takes. */
     EXPERIMENT_ON_PASS: flag(true),

@@ -55,19 +55,22 @@ export class GateService {
     const reasons: string[] = [];
     if (sentient) {
       if (sentient.delta === null) reasons.push('sentient benchmark gave no score');
-      else if (sentient.delta < -this.env.GATE_MAX_SENTIENT_DROP)
+      else if (sentient.delta < this.env.GATE_MIN_SENTIENT_DELTA)
         reasons.push(
-          `sentient score ${sentient.candidate} vs ${sentient.default}: down ${-sentient.delta}, more than ${this.env.GATE_MAX_SENTIENT_DROP}`,
+          `sentient score ${sentient.candidate} vs default ${sentient.default}: delta ${sentient.delta} < ${this.env.GATE_MIN_SENTIENT_DELTA}`,
         );
     }
-    if (heldout && heldout.delta !== null && heldout.delta < -this.env.GATE_MAX_REWARD_DROP)
+    if (heldout && heldout.delta !== null && heldout.delta < this.env.GATE_MIN_REWARD_DELTA)
       reasons.push(
-        `held-out reward ${heldout.candidate} vs ${heldout.default}: down ${-heldout.delta}, more than ${this.env.GATE_MAX_REWARD_DROP}`,
+        `held-out reward ${heldout.candidate} vs default ${heldout.default}: delta ${heldout.delta} < ${this.env.GATE_MIN_REWARD_DELTA}`,
       );
     return { passed: reasons.length === 0, reasons, sentient, heldout };
   }
 
-  private async sentient(candidate: CheckpointView, current: CheckpointView): Promise<GateResult['sentient']> {
+  private async sentient(
+    candidate: CheckpointView,
+    current: CheckpointView,
+  ): Promise<GateResult['sentient']> {
     const first = await this.evals.start(candidate.id, { limit: this.env.GATE_PROFILES });
     const second = await this.evals.start(current.id, { profiles: first.profileIds });
     const [a, b] = await Promise.all([this.finished(first.id), this.finished(second.id)]);

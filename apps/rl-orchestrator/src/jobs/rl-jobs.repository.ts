@@ -126,6 +126,14 @@ export class RlJobsRepository {
     return row ? this.get(row.id) : null;
   }
 
+  /** Lets go of this replica's claims (a clean shutdown): another replica, or the restarted one, takes over at once. */
+  async release(owner: string): Promise<void> {
+    await this.db.query(
+      `UPDATE rl_jobs SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = $1`,
+      [owner],
+    );
+  }
+
   async recordDecision(decision: {
     trigger: RlTrigger;
     decision: 'started' | 'skipped';

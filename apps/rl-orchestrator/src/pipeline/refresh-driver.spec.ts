@@ -1,5 +1,10 @@
 import { rlJobStatusV1 } from '@echoloop/contracts';
-import { RL_JOB_ACTIVE_STATUSES, RL_JOB_STATUSES, type RlJobEntity, type RlJobStatus } from '@echoloop/persistence';
+import {
+  RL_JOB_ACTIVE_STATUSES,
+  RL_JOB_STATUSES,
+  type RlJobEntity,
+  type RlJobStatus,
+} from '@echoloop/persistence';
 import { CLOCK, MetricsService } from '@echoloop/platform';
 import { Test } from '@nestjs/testing';
 import { PinoLogger } from 'nestjs-pino';
@@ -75,7 +80,11 @@ function fakeStages() {
     submit: jest.fn().mockResolvedValue('local-1'),
     poll: jest
       .fn()
-      .mockResolvedValueOnce({ done: false, metrics: { curve: [{ step: 1, loss: 0.69 }] }, logsTail: 'step 1' })
+      .mockResolvedValueOnce({
+        done: false,
+        metrics: { curve: [{ step: 1, loss: 0.69 }] },
+        logsTail: 'step 1',
+      })
       .mockResolvedValue({
         done: true,
         metrics: { finalLoss: 0.5 },
@@ -86,7 +95,9 @@ function fakeStages() {
     producesAdapter: jest.fn().mockReturnValue(true),
     serve: jest.fn().mockResolvedValue({ checkpointId: SERVING.adapterName, serving: SERVING }),
     gate: jest.fn().mockResolvedValue(PASSED),
-    experiment: jest.fn().mockResolvedValue({ experimentId: '0b5e6d39-9f8a-4d43-8f6c-0f1a4b3c2d10', note: null }),
+    experiment: jest
+      .fn()
+      .mockResolvedValue({ experimentId: '0b5e6d39-9f8a-4d43-8f6c-0f1a4b3c2d10', note: null }),
     retire: jest.fn().mockResolvedValue(undefined),
   };
 }
@@ -98,7 +109,10 @@ async function setUp(stages = fakeStages(), env: Partial<OrchestratorEnv> = {}) 
       RefreshDriver,
       { provide: RlJobsRepository, useValue: jobs },
       { provide: RefreshStages, useValue: stages },
-      { provide: ORCHESTRATOR_ENV, useValue: { RL_JOB_POLL_SECONDS: 3600, EXPERIMENT_ON_PASS: true, ...env } },
+      {
+        provide: ORCHESTRATOR_ENV,
+        useValue: { RL_JOB_POLL_SECONDS: 3600, EXPERIMENT_ON_PASS: true, ...env },
+      },
       { provide: CLOCK, useValue: () => new Date('2026-11-25T01:00:00Z') },
       { provide: PinoLogger, useValue: { info: jest.fn(), warn: jest.fn(), error: jest.fn() } },
       { provide: MetricsService, useValue: new MetricsService('rl-orchestrator') },

@@ -35,7 +35,9 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
     private readonly logger: PinoLogger,
     metrics: MetricsService,
   ) {
-    this.finished = metrics.counter('rl_jobs_finished_total', 'RL refreshes that ended, by status', ['status']);
+    this.finished = metrics.counter('rl_jobs_finished_total', 'RL refreshes that ended, by status', [
+      'status',
+    ]);
     this.stageSeconds = metrics.histogram(
       'rl_stage_seconds',
       'Wall time of each refresh stage step',
@@ -52,13 +54,17 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
+    this.stages.close();
+    await this.jobs.release(this.owner);
   }
 
   /** Looks for work now (a new job, a cancel request); one round at a time. */
   wake(): void {
     if (this.running) return;
     this.running = this.round()
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'refresh round failed; the next one retries'))
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'refresh round failed; the next one retries'),
+      )
       .finally(() => {
         this.running = undefined;
       });
@@ -104,7 +110,8 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
       case 'training':
         return this.train(job);
       case 'loading': {
-        if (!this.stages.producesAdapter(job)) return this.end(job, 'succeeded', 'rendered: no adapter to serve');
+        if (!this.stages.producesAdapter(job))
+          return this.end(job, 'succeeded', 'rendered: no adapter to serve');
         const { checkpointId, serving } = await this.stages.serve(job);
         await this.jobs.transition(job.id, 'gating', { checkpointId, output: { ...job.output, serving } });
         return;
@@ -137,7 +144,8 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
     }
     const running = { ...job, externalId: job.externalId };
     if (job.cancelRequested) {
-      if (await this.stages.stop(running)) return this.end(job, 'cancelled', 'cancelled: by request, job stopped');
+      if (await this.stages.stop(running))
+        return this.end(job, 'cancelled', 'cancelled: by request, job stopped');
       return; // the runner is stopping it: the next round looks again
     }
     const progress = await this.stages.poll(running);
@@ -154,7 +162,10 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
 
   private async handle(job: RlJobEntity, error: unknown): Promise<void> {
     if (error instanceof ServiceCallError && error.transient) {
-      this.logger.warn({ jobId: job.id, stage: job.status, err: error }, 'a service is away; the step retries');
+      this.logger.warn(
+        { jobId: job.id, stage: job.status, err: error },
+        'a service is away; the step retries',
+      );
       return;
     }
     const reason =
@@ -163,9 +174,11 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
         : `${job.status}_failed: ${error instanceof Error ? error.message : String(error)}`;
     this.logger.error({ jobId: job.id, stage: job.status, err: error }, 'refresh failed');
     // Whatever failed, production is left as it was: the candidate comes down.
-    await this.stages.retire(job).catch((cleanup: unknown) =>
-      this.logger.error({ jobId: job.id, err: cleanup }, 'retiring the candidate failed'),
-    );
+    await this.stages
+      .retire(job)
+      .catch((cleanup: unknown) =>
+        this.logger.error({ jobId: job.id, err: cleanup }, 'retiring the candidate failed'),
+      );
     await this.end(job, 'failed', reason);
   }
 

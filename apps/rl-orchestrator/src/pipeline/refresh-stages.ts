@@ -92,8 +92,12 @@ export class RefreshStages {
       return { done: true, metrics: { ...metrics, ...summary }, logsTail: parsed.tail, output };
     }
     const lastLine = parsed.tail.split('\n').at(-1) ?? '';
-    const code = status.state === 'lost' ? 'job_lost' : status.state === 'stopped' ? 'job_stopped' : 'job_failed';
-    throw new JobFailure(code, `${status.message ?? status.state}${lastLine ? ` (last log line: ${lastLine})` : ''}`);
+    const code =
+      status.state === 'lost' ? 'job_lost' : status.state === 'stopped' ? 'job_stopped' : 'job_failed';
+    throw new JobFailure(
+      code,
+      `${status.message ?? status.state}${lastLine ? ` (last log line: ${lastLine})` : ''}`,
+    );
   }
 
   /** Stops the running job; true once the runner says it is no longer running. */
@@ -101,6 +105,11 @@ export class RefreshStages {
     await this.runner.stop(job.externalId);
     const { state } = await this.runner.status(job.externalId);
     return state !== 'pending' && state !== 'running';
+  }
+
+  /** Ends the runs that would not outlive this process (local ones; Ray's carry on). */
+  close(): void {
+    this.runner.close?.();
   }
 
   producesAdapter(job: RlJobEntity): boolean {
@@ -205,7 +214,9 @@ export class RefreshStages {
 }
 
 function template(job: RlJobEntity) {
-  const found = JOB_TEMPLATES[job.template as TemplateName] as (typeof JOB_TEMPLATES)[TemplateName] | undefined;
+  const found = JOB_TEMPLATES[job.template as TemplateName] as
+    | (typeof JOB_TEMPLATES)[TemplateName]
+    | undefined;
   if (!found) throw new JobFailure('unknown_template', `no job template ${job.template}`);
   return found;
 }

@@ -25,6 +25,8 @@ export interface JobRunner {
   logs(externalId: string): Promise<string>;
   /** Stops the job for real; resolves once the runner accepted the stop. */
   stop(externalId: string): Promise<void>;
+  /** The orchestrator is stopping: end what would not outlive it. */
+  close?(): void;
 }
 
 export const JOB_RUNNER = Symbol('JOB_RUNNER');

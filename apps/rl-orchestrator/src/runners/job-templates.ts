@@ -9,7 +9,12 @@ export const hyperparametersSchema = z
     beta: z.number().gt(0).max(10).optional(),
     loraR: z.number().int().min(1).max(256).optional(),
     batchSize: z.number().int().min(1).max(256).optional(),
-    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
   })
   .strict();
 export type Hyperparameters = z.infer<typeof hyperparametersSchema>;

@@ -49,7 +49,10 @@ export class LocalJobRunner implements JobRunner {
   status(externalId: string): Promise<RunStatus> {
     const run = this.runs.get(externalId);
     return Promise.resolve(
-      run?.status ?? { state: 'lost', message: 'the local process ended with an earlier orchestrator process' },
+      run?.status ?? {
+        state: 'lost',
+        message: 'the local process ended with an earlier orchestrator process',
+      },
     );
   }
 
@@ -68,7 +71,7 @@ export class LocalJobRunner implements JobRunner {
   }
 
   /** Ends every run (the orchestrator is shutting down: its children would be orphans). */
-  stopAll(): void {
+  close(): void {
     for (const run of this.runs.values()) if (run.status.state === 'running') run.child.kill('SIGTERM');
   }
 }

@@ -11,7 +11,9 @@ import { RefreshDriver } from '../pipeline/refresh-driver';
 import type { Hyperparameters, TemplateName } from '../runners/job-templates';
 import { ORCHESTRATOR_ENV } from '../tokens';
 
-export type TriggerOutcome = { started: true; job: RlJobEntity } | { started: false; active: RlJobEntity | null };
+export type TriggerOutcome =
+  | { started: true; job: RlJobEntity }
+  | { started: false; active: RlJobEntity | null };
 
 /** New data since the last refresh was asked for. */
 export interface NewData {
@@ -96,7 +98,13 @@ export class RefreshTriggers implements OnApplicationBootstrap, OnApplicationShu
       this.logger.info({ trigger, activeJobId: active?.id }, 'refresh not started: one is running');
       return { started: false, active };
     }
-    await this.jobs.recordDecision({ trigger, decision: 'started', reason: options.reason, details, jobId: job.id });
+    await this.jobs.recordDecision({
+      trigger,
+      decision: 'started',
+      reason: options.reason,
+      details,
+      jobId: job.id,
+    });
     this.logger.info({ trigger, jobId: job.id, reason: options.reason }, 'refresh started');
     this.driver.wake();
     return { started: true, job };
@@ -126,7 +134,9 @@ export class RefreshTriggers implements OnApplicationBootstrap, OnApplicationShu
   checkThresholds(): void {
     if (this.checking) return;
     this.checking = this.thresholdRound()
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'threshold check failed; the next one retries'))
+      .catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'threshold check failed; the next one retries'),
+      )
       .finally(() => {
         this.checking = undefined;
       });

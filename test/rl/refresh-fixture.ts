@@ -1,0 +1,232 @@
+import { chatFeedbackV2, createEvent } from '@echoloop/contracts';
+import {
+  type AppProcess,
+  type FakeVllm,
+  startApp,
+  startFakeVllm,
+  uniqueName,
+  waitFor,
+} from '@echoloop/testing';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { insertApiKey } from '../api-keys/insert-api-key';
+import { MIRA_CARD } from '../chat/chat-fixture';
+import { type LabellerFixture, startLabellerFixture, waitFinished } from '../labeller/labeller-fixture';
+
+const run = promisify(execFile);
+export const ROOT = path.resolve(__dirname, '../..');
+/** The local model server and Ray head of the stack (tools/stack/stack.sh up). */
+export const MODEL_URL = process.env['MODEL_BASE_URL'] ?? 'http://127.0.0.1:18000/v1';
+export const RAY_URL = process.env['RAY_DASHBOARD_URL'] ?? 'http://127.0.0.1:8265';
+export const BASE_MODEL = 'smollm2-135m-instruct';
+
+/** The training environment's Python (built once per machine by the project's script). */
+export async function trainPython(): Promise<string> {
+  const { stdout } = await run('bash', [path.join(ROOT, 'tools/python/venv.sh'), 'train'], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return stdout.trim();
+}
+
+export interface Response {
+  status: number;
+  body: any;
+}
+
+export async function call(
+  base: string,
+  method: string,
+  route: string,
+  options: { key?: string; token?: string; body?: unknown } = {},
+): Promise<Response> {
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      ...(options.key && { 'x-api-key': options.key }),
+      ...(options.token && { authorization: `Bearer ${options.token}` }),
+    },
+    ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
+}
+
+/** A user in distress, a warm reply the user kept and a dismissive one they swiped away. */
+const EXCHANGES = [
+  [
+    'I feel so alone since I moved here.',
+    'That sounds really lonely. I am here with you. What has been hardest?',
+  ],
+  [
+    'My exam went badly and I feel stupid.',
+    'I am so sorry. One exam does not define you. Want to talk it through?',
+  ],
+  ['I had a fight with my sister.', 'That hurts, especially with family. How are you feeling about it now?'],
+  [
+    'Work has been crushing me lately.',
+    'That sounds exhausting. You deserve rest. What is weighing on you most?',
+  ],
+  [
+    'Nobody remembered my birthday.',
+    'Oh, that really stings. Happy birthday from me. How would you like to celebrate?',
+  ],
+];
+const DISMISSIVE = 'Whatever. Not my problem, deal with it.';
+
+/**
+ * The whole loop's services on one database: the reward labeller (a scripted judge), the gateway and the
+ * eval-runner over the stack's real local model server (the eval-runner's simulated user is scripted to leave after
+ * one reply, so the gate is quick), and an experimenter's API key valid on each of them.
+ */
+export interface RefreshFixture {
+  labeller: LabellerFixture;
+  gateway: AppProcess;
+  evalRunner: AppProcess;
+  simulator: FakeVllm;
+  key: string;
+  workDir: string;
+  python: string;
+  characterId: string;
+  orchestratorEnv: Record<string, string>;
+  /** `pairs` users each with a kept warm reply and a discarded cold one, labelled and with the swipe applied. */
+  seedPreferences(pairs: number): Promise<void>;
+  startOrchestrator(env?: Record<string, string>): Promise<AppProcess>;
+  close(): Promise<void>;
+}
+
+export async function startRefreshFixture(): Promise<RefreshFixture> {
+  const python = await trainPython();
+  const labeller = await startLabellerFixture();
+  const database = labeller.env['DATABASE_URL'] ?? '';
+  const { db } = labeller;
+  const { key } = await insertApiKey(db, {
+    name: 'rl-orchestrator',
+    roles: ['experimenter'],
+    services: ['chat-gateway', 'eval-runner', 'reward-labeller', 'rl-orchestrator'],
+  });
+  const gateway = await startApp('chat-gateway', {
+    DATABASE_URL: database,
+    LLM_BASE_URL: MODEL_URL,
+    LLM_MODEL: BASE_MODEL,
+    LLM_MAX_TOKENS: '24',
+    LLM_FIRST_TOKEN_TIMEOUT_MS: '60000',
+    AUTH_ATTEMPTS_PER_MINUTE: '10000',
+  });
+  const simulator = await startFakeVllm({
+    model: 'simulator',
+    reply: (request) => {
+      const schema = (request.response_format as { json_schema?: { name: string } } | undefined)?.json_schema
+        ?.name;
+      if (schema === 'sentient_analysis') {
+        return JSON.stringify({ content: 'c', goalFit: 'g', innerActivity: 'i', feeling: 'f', change: 5 });
+      }
+      return JSON.stringify({ thinking: 't', draft: 'd', response: 'thanks, bye', goodbye: true });
+    },
+  });
+  const evalRunner = await startApp('eval-runner', {
+    DATABASE_URL: database,
+    SIMULATOR_BASE_URL: simulator.url,
+    SIMULATOR_MODEL: 'simulator',
+    JUDGE_BASE_URL: simulator.url,
+    JUDGE_MODEL: 'simulator',
+    LLM_BASE_URL: MODEL_URL,
+    EVAL_MAX_TOKENS: '24',
+  });
+  const [{ id: characterId }] = (await db.query(
+    `INSERT INTO characters (name, spec, card, created_by) SELECT 'Mira', 'chara_card_v2', $1, id FROM users LIMIT 1 RETURNING id`,
+    [JSON.stringify(MIRA_CARD)],
+  )) as [{ id: string }];
+  const workDir = await mkdtemp(path.join(tmpdir(), 'echoloop-rl-'));
+  const orchestratorEnv = {
+    DATABASE_URL: database,
+    SERVICE_API_KEY: key,
+    GATEWAY_URL: gateway.url,
+    EVAL_RUNNER_URL: evalRunner.url,
+    LABELLER_URL: labeller.labeller.url,
+    LLM_BASE_URL: MODEL_URL,
+    RL_RUNNER: 'ray',
+    RAY_DASHBOARD_URL: RAY_URL,
+    RL_PYTHON: python,
+    RL_PYTHON_PATH: path.join(ROOT, 'python'),
+    RL_BASE_GGUF: path.join(ROOT, '.infra/models/smollm2-135m-instruct.Q4_1.gguf'),
+    RL_WORK_DIR: workDir,
+    RL_MIN_PAIRS: '6',
+    RL_JOB_POLL_SECONDS: '1',
+    RL_THRESHOLD_POLL_SECONDS: '1',
+    TRAINING_CONSENT_DEFAULT: 'true',
+    GATE_PROFILES: '1',
+    GATE_HELDOUT_ITEMS: '2',
+    EXPERIMENT_TRAFFIC_PERCENT: '50',
+  };
+  const orchestrators: AppProcess[] = [];
+
+  return {
+    labeller,
+    gateway,
+    evalRunner,
+    simulator,
+    key,
+    workDir,
+    python,
+    characterId,
+    orchestratorEnv,
+    async seedPreferences(pairs) {
+      for (let i = 0; i < pairs; i += 1) {
+        const [user = '', warm = ''] = EXCHANGES[i % EXCHANGES.length] ?? [];
+        const conversation = await labeller.conversation();
+        const kept = await conversation.turn(user, warm);
+        const swiped = await conversation.turn('', DISMISSIVE, { sameUserMessageAs: kept });
+        await conversation.publish(kept, swiped);
+        await labeller.publisher.publish(
+          chatFeedbackV2,
+          createEvent(
+            chatFeedbackV2,
+            {
+              kind: 'swipe',
+              conversationId: conversation.id,
+              userId: conversation.userId,
+              parentId: kept.userMessage.id,
+              selectedTurnId: kept.turnId,
+              rejectedTurnIds: [swiped.turnId],
+            },
+            'test',
+          ),
+          conversation.id,
+        );
+        await waitFinished(labeller, kept.turnId);
+        await waitFinished(labeller, swiped.turnId);
+        await waitFor(
+          async () => {
+            const [row] = (await db.query(
+              `SELECT signals->'kept' AS kept FROM reward_turns WHERE turn_id = $1`,
+              [swiped.turnId],
+            )) as [{ kept: boolean | null }];
+            return row.kept === false;
+          },
+          { what: 'the swipe applied', timeoutMs: 30_000 },
+        );
+      }
+    },
+    async startOrchestrator(env = {}) {
+      const app = await startApp('rl-orchestrator', {
+        ...orchestratorEnv,
+        KAFKA_CLIENT_ID: uniqueName('rl'),
+        ...env,
+      });
+      orchestrators.push(app);
+      return app;
+    },
+    async close() {
+      await Promise.allSettled(orchestrators.map((o) => o.stop()));
+      await Promise.allSettled([gateway.stop(), evalRunner.stop()]);
+      await simulator.close();
+      await labeller.close();
+      await rm(workDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,307 @@
+import { rlJobStatusV1 } from '@echoloop/contracts';
+import { type AppProcess, findOnTopic, testKafka, waitFor } from '@echoloop/testing';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import {
+  BASE_MODEL,
+  call,
+  MODEL_URL,
+  RAY_URL,
+  type RefreshFixture,
+  startRefreshFixture,
+} from './refresh-fixture';
+
+const PROMPT = 'I feel lonely since I moved to a new city.';
+const STEPS = Number(process.env['RL_TEST_STEPS'] ?? 8);
+
+/** The model server's greedy answer to the fixed prompt, from the base or from an adapter. */
+async function greedy(model: string): Promise<string> {
+  const { status, body } = await call(MODEL_URL, 'POST', '/chat/completions', {
+    body: { model, messages: [{ role: 'user', content: PROMPT }], temperature: 0, max_tokens: 40 },
+  });
+  expect(status).toBe(200);
+  return body.choices[0].message.content as string;
+}
+
+/**
+ * The RL loop for real on this machine: labelled swipes trigger a refresh by threshold, the snapshot is built, a
+ * DPO job trains on the local Ray head, its adapter is served by the local model server, gated, registered and put
+ * in an experiment that routes users. Then every way it can go wrong leaves the default as it was.
+ */
+describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server', () => {
+  let f: RefreshFixture;
+  let orchestrator: AppProcess;
+  const rl = (method: string, route: string, body?: unknown) =>
+    call(orchestrator.url, method, route, { key: f.key, ...(body !== undefined && { body }) });
+  const gw = (method: string, route: string, body?: unknown) =>
+    call(f.gateway.url, method, route, { key: f.key, ...(body !== undefined && { body }) });
+  const ended = (id: string, timeoutMs = 600_000) =>
+    waitFor(
+      async () => {
+        const { body } = await rl('GET', `/v1/rl/jobs/${id}`);
+        return ['succeeded', 'failed', 'cancelled', 'skipped'].includes(body.status) && body;
+      },
+      { timeoutMs, intervalMs: 500, what: `RL job ${id} to end` },
+    );
+  const defaultCheckpoint = async () =>
+    ((await gw('GET', '/v1/checkpoints')).body.items as { id: string; isDefault: boolean }[]).find(
+      (c) => c.isDefault,
+    )?.id;
+  const served = async () =>
+    ((await call(MODEL_URL, 'GET', '/models')).body.data as { id: string; parent: string | null }[]).map(
+      (m) => m.id,
+    );
+
+  beforeAll(async () => {
+    f = await startRefreshFixture();
+    orchestrator = await f.startOrchestrator({ RL_THRESHOLD_PAIRS: '16', RL_MAX_STEPS: String(STEPS) });
+  }, 1_200_000);
+
+  afterAll(() => f?.close(), 60_000);
+
+  let success: any;
+
+  it('a threshold of new preference pairs triggers one refresh that ends in a served, gated candidate and an experiment', async () => {
+    expect((await rl('GET', '/v1/rl/jobs')).body.items).toEqual([]);
+    await f.seedPreferences(20);
+    const job = await waitFor(
+      async () => (await rl('GET', '/v1/rl/jobs')).body.items[0] as { id: string } | undefined,
+      { timeoutMs: 60_000, what: 'the threshold to trigger a refresh' },
+    );
+    success = await ended(job.id);
+    expect(success).toMatchObject({
+      status: 'succeeded',
+      trigger: 'threshold',
+      template: 'trl-dpo',
+      runner: 'ray',
+    });
+
+    // The trigger's decision, with its reason.
+    const triggers = (await rl('GET', '/v1/rl/triggers')).body;
+    expect(triggers.decisions).toContainEqual(
+      expect.objectContaining({
+        trigger: 'threshold',
+        decision: 'started',
+        jobId: job.id,
+        reason: expect.stringMatching(/new preference pairs \(threshold 16\)/),
+      }),
+    );
+
+    // The snapshot: pseudonymous pairs, held out by user, with the export's manifest.
+    const { dataset } = success;
+    expect(dataset.train.rows).toBeGreaterThanOrEqual(6);
+    expect(dataset.train.rows + dataset.heldout.rows).toBe(dataset.export.rows);
+    expect(dataset.export).toMatchObject({ kind: 'preferences', format: 'jsonl', rows: expect.any(Number) });
+    expect(dataset.export.rows).toBeGreaterThanOrEqual(16);
+
+    // A real training curve and an output manifest naming both adapter formats and the base.
+    expect(success.metrics.curve).toHaveLength(STEPS);
+    expect(success.metrics.curve[0]).toMatchObject({ step: 1, loss: expect.any(Number) });
+    const formats = (success.output.adapters as { format: string; path: string }[])
+      .map((a) => a.format)
+      .sort();
+    expect(formats).toEqual(['gguf-lora', 'peft']);
+    for (const adapter of success.output.adapters) expect(existsSync(adapter.path)).toBe(true);
+    expect(success.output.baseModel).toMatchObject({ ggufSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(success.output.datasetId).toBe(dataset.id);
+
+    // Served under a new versioned name, with the base as its parent; greedy output changed, the base's did not.
+    const candidate = success.checkpointId as string;
+    expect(candidate).toMatch(/^rl-\d{8}-[0-9a-f]{8}$/);
+    const models = (await call(MODEL_URL, 'GET', '/models')).body.data as {
+      id: string;
+      parent: string | null;
+    }[];
+    expect(models).toContainEqual(expect.objectContaining({ id: candidate, parent: BASE_MODEL }));
+    const [base, tuned, baseAgain] = [
+      await greedy(BASE_MODEL),
+      await greedy(candidate),
+      await greedy(BASE_MODEL),
+    ];
+    expect(baseAgain).toBe(base);
+    expect(tuned).not.toBe(base);
+
+    // Registered as a candidate; the default is untouched until someone promotes it.
+    const checkpoints = (await gw('GET', '/v1/checkpoints')).body.items as { id: string; status: string }[];
+    expect(checkpoints).toContainEqual(expect.objectContaining({ id: candidate, status: 'candidate' }));
+    expect(await defaultCheckpoint()).toBe(success.output.serving.defaultCheckpointId);
+
+    // Gated on the same ground for both: the sentient benchmark and the held-out reward.
+    expect(success.gate).toMatchObject({
+      passed: true,
+      sentient: { profiles: 1, candidate: expect.any(Number), default: expect.any(Number) },
+      heldout: { items: expect.any(Number) },
+    });
+
+    // Every status change went out on rl.job.status.v1, in order.
+    const events = await findOnTopic(
+      testKafka('rl-status'),
+      rlJobStatusV1.topic,
+      (m) => JSON.parse(m.value?.toString() ?? '{}').payload?.jobId === job.id,
+      7,
+      30_000,
+    );
+    expect(events.map((m) => JSON.parse(m.value?.toString() ?? '{}').payload.status)).toEqual([
+      'queued',
+      'snapshotting',
+      'training',
+      'loading',
+      'gating',
+      'experimenting',
+      'succeeded',
+    ]);
+  }, 900_000);
+
+  it('the experiment runs candidate against default and routes users to both', async () => {
+    const experiment = (await gw('GET', `/v1/experiments/${success.experimentId}`)).body;
+    expect(experiment).toMatchObject({ status: 'running' });
+    expect(experiment.arms).toEqual([
+      expect.objectContaining({
+        id: 'control',
+        checkpointId: success.output.serving.defaultCheckpointId,
+        control: true,
+      }),
+      expect.objectContaining({ id: 'candidate', checkpointId: success.checkpointId, weight: 50 }),
+    ]);
+    const seen = new Set<string>();
+    for (let i = 0; i < 24 && seen.size < 2; i += 1) {
+      const email = `rl-user-${randomUUID()}@example.com`;
+      const { body: user } = await call(f.gateway.url, 'POST', '/v1/auth/register', {
+        body: { email, password: 'correct horse battery', displayName: 'Sam' },
+      });
+      const token = user.accessToken as string;
+      const { body: conversation } = await call(f.gateway.url, 'POST', '/v1/conversations', {
+        token,
+        body: { characterId: f.characterId },
+      });
+      const sent = await call(f.gateway.url, 'POST', `/v1/conversations/${conversation.id}/messages`, {
+        token,
+        body: { content: 'hello, long day', clientMessageId: randomUUID() },
+      });
+      expect(sent.status).toBeLessThan(300);
+      const [row] = (await f.labeller.db.query(
+        `SELECT checkpoint_id FROM messages WHERE conversation_id = $1 AND role = 'assistant' AND parent_id IS NOT NULL`,
+        [conversation.id],
+      )) as [{ checkpoint_id: string }];
+      seen.add(row.checkpoint_id);
+    }
+    expect([...seen].sort()).toEqual(
+      [success.checkpointId, success.output.serving.defaultCheckpointId].sort(),
+    );
+  }, 300_000);
+
+  it('two triggers at once start one refresh', async () => {
+    const [a, b] = await Promise.all([
+      rl('POST', '/v1/rl/jobs', { note: 'first' }),
+      rl('POST', '/v1/rl/jobs', { note: 'second' }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    const started = a.status === 201 ? a.body : b.body;
+    const refused = a.status === 409 ? a.body : b.body;
+    expect(refused.error).toMatchObject({ code: 'refresh_running', details: { jobId: started.id } });
+    expect((await rl('POST', `/v1/rl/jobs/${started.id}/cancel`)).status).toBe(202);
+    expect(await ended(started.id)).toMatchObject({ status: 'cancelled' });
+    const decisions = (await rl('GET', '/v1/rl/triggers')).body.decisions as {
+      decision: string;
+      reason: string;
+    }[];
+    expect(decisions).toContainEqual(
+      expect.objectContaining({ decision: 'skipped', reason: expect.stringMatching(/^refresh_running/) }),
+    );
+  }, 120_000);
+
+  it('a job cancelled midway is stopped on Ray and leaves production untouched', async () => {
+    const before = await defaultCheckpoint();
+    const { body: job } = await rl('POST', '/v1/rl/jobs', { hyperparameters: { maxSteps: 500 } });
+    await waitFor(
+      async () => {
+        const { body } = await rl('GET', `/v1/rl/jobs/${job.id}`);
+        return body.status === 'training' && (body.metrics?.curve?.length ?? 0) >= 1;
+      },
+      { timeoutMs: 600_000, intervalMs: 500, what: 'the job to train its first step' },
+    );
+    expect((await rl('POST', `/v1/rl/jobs/${job.id}/cancel`)).status).toBe(202);
+    const cancelled = await ended(job.id, 120_000);
+    expect(cancelled).toMatchObject({
+      status: 'cancelled',
+      checkpointId: null,
+      reason: expect.stringMatching(/stopped/),
+    });
+    const ray = await call(RAY_URL, 'GET', `/api/jobs/${cancelled.externalId}`);
+    expect(ray.body.status).toBe('STOPPED');
+    expect(await defaultCheckpoint()).toBe(before);
+    expect((await rl('POST', `/v1/rl/jobs/${job.id}/cancel`)).status).toBe(409);
+  }, 900_000);
+
+  it('an adapter the model server refuses to load fails the job, serves nothing and names the reason', async () => {
+    const before = await defaultCheckpoint();
+    // Fill the model server to its adapter cap with copies of the trained adapter: the next load is refused.
+    const adapterDir = (success.output.adapters as { format: string; path: string }[]).find(
+      (a) => a.format === 'peft',
+    )?.path;
+    const fillers: string[] = [];
+    for (let i = 0; i < 8; i += 1) {
+      const name = `filler-${randomUUID().slice(0, 8)}`;
+      const loaded = await call(MODEL_URL, 'POST', '/load_lora_adapter', {
+        body: { lora_name: name, lora_path: adapterDir },
+      });
+      if (loaded.status !== 200) break;
+      fillers.push(name);
+    }
+    try {
+      const { body: job } = await rl('POST', '/v1/rl/jobs', { hyperparameters: { maxSteps: 1 } });
+      const failed = await ended(job.id);
+      expect(failed).toMatchObject({
+        status: 'failed',
+        reason: expect.stringMatching(/^load_failed: .*LoRA adapters are loaded/),
+      });
+      const names = await served();
+      expect(names.filter((n) => n.startsWith('rl-') && n !== success.checkpointId)).toEqual([]);
+      const checkpoints = (await gw('GET', '/v1/checkpoints')).body.items as { id: string }[];
+      expect(checkpoints.map((c) => c.id)).not.toContain(failed.checkpointId ?? 'none');
+      expect(await defaultCheckpoint()).toBe(before);
+    } finally {
+      for (const name of fillers)
+        await call(MODEL_URL, 'POST', '/unload_lora_adapter', { body: { lora_name: name } });
+    }
+  }, 900_000);
+
+  it('a job that fails on Ray says why, with its log', async () => {
+    await orchestrator.stop();
+    orchestrator = await f.startOrchestrator({ RL_BASE_GGUF: '/nonexistent/base.gguf' });
+    const before = await defaultCheckpoint();
+    const { body: job } = await rl('POST', '/v1/rl/jobs', { hyperparameters: { maxSteps: 1 } });
+    const failed = await ended(job.id);
+    expect(failed).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^job_failed: /) });
+    expect(failed.logsTail).toContain('/nonexistent/base.gguf');
+    expect(failed.checkpointId).toBeNull();
+    expect(await defaultCheckpoint()).toBe(before);
+  }, 600_000);
+
+  it('a restarted orchestrator picks up the running job; a failed gate retires the candidate', async () => {
+    await orchestrator.stop();
+    // No candidate can gain 100 points of emotion over the default: the gate must fail.
+    const strict = { GATE_MIN_SENTIENT_DELTA: '100' };
+    orchestrator = await f.startOrchestrator(strict);
+    const before = await defaultCheckpoint();
+    const { body: job } = await rl('POST', '/v1/rl/jobs', { hyperparameters: { maxSteps: 2 } });
+    await waitFor(async () => (await rl('GET', `/v1/rl/jobs/${job.id}`)).body.externalId, {
+      timeoutMs: 120_000,
+      what: 'the job to be on Ray',
+    });
+    await orchestrator.stop();
+    orchestrator = await f.startOrchestrator(strict);
+    const failed = await ended(job.id);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/^gate_failed: sentient score/),
+    });
+    expect(failed.gate).toMatchObject({ passed: false, sentient: { candidate: expect.any(Number) } });
+    const checkpoints = (await gw('GET', '/v1/checkpoints')).body.items as { id: string; status: string }[];
+    expect(checkpoints).toContainEqual(
+      expect.objectContaining({ id: failed.checkpointId, status: 'retired' }),
+    );
+    expect(await served()).not.toContain(failed.checkpointId);
+    expect(await defaultCheckpoint()).toBe(before);
+  }, 900_000);
+});

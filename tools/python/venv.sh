@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds, once per machine, the Python environment of python/requirements/<name>.txt under
-# .infra/venvs/<name>-<sha256 of the requirements> (so a changed file builds a new one), and prints its python.
+# $ECHOLOOP_VENV_DIR/<name>-<sha256 of the requirements> (so a changed file builds a new one), and prints its python.
+# ECHOLOOP_VENV_DIR defaults to .infra/venvs; CI points it at a machine-wide cache shared by clean clones.
 # Usage: tools/python/venv.sh readers
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -8,8 +9,9 @@ name=${1:?usage: venv.sh <requirements name>}
 requirements="$ROOT/python/requirements/$name.txt"
 [[ -f $requirements ]] || { echo "no $requirements" >&2; exit 2; }
 hash=$(sha256sum "$requirements" | cut -c1-16)
-dir="$ROOT/.infra/venvs/$name-$hash"
-mkdir -p "$ROOT/.infra/venvs"
+venvs=${ECHOLOOP_VENV_DIR:-$ROOT/.infra/venvs}
+dir="$venvs/$name-$hash"
+mkdir -p "$venvs"
 exec 9>"$dir.lock"
 flock 9 # two test workers asking at once build it once
 if [[ ! -f $dir/.complete ]]; then

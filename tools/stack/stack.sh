@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
-# Local dev stack: PostgreSQL 15, Kafka 3.9.1 (KRaft), OpenAI-compatible model server.
+# Local dev stack: PostgreSQL 15, Kafka 3.9.1 (KRaft), OpenAI-compatible model server, Ray head (training jobs).
 # No Docker; everything is installed and kept under .infra/ (gitignored).
 #
-# Usage: tools/stack/stack.sh up|down|status|reset [postgres] [kafka] [model]
-#   up      install what is missing, start (postgres and kafka in parallel), print endpoints
+# Usage: tools/stack/stack.sh up|down|status|reset [postgres] [kafka] [model] [ray]
+#   up      install what is missing, start (postgres, kafka and ray in parallel, then model), print endpoints
 #   down    stop, in reverse order
 #   status  one line per component; exits 1 if any is down
-#   reset   postgres: drop and recreate the databases; kafka: wipe all topics; model: nothing
-# Components default to all three. Each also has its own script: postgres.sh, kafka.sh, model.sh.
+#   reset   postgres: drop and recreate the databases; kafka: wipe all topics; model, ray: nothing
+# Components default to all four. Each also has its own script: postgres.sh, kafka.sh, model.sh, ray.sh.
 #
 # Env: PG_PORT=55432 KAFKA_PORT=19092 KAFKA_CONTROLLER_PORT=19093 MODEL_PORT=18000
+#      RAY_PORT=6380 RAY_DASHBOARD_PORT=8265 RAY_NUM_CPUS=1
 # Endpoints: postgres://echoloop:echoloop@127.0.0.1:55432/echoloop (and /echoloop_test),
-#            kafka 127.0.0.1:19092, http://127.0.0.1:18000/v1
-# Logs: .infra/logs/<component>.log; pids: .infra/run/<component>.pid
+#            kafka 127.0.0.1:19092, http://127.0.0.1:18000/v1,
+#            RAY_DASHBOARD_URL=http://127.0.0.1:8265 (Ray Jobs REST API: POST /api/jobs/)
+# Logs: .infra/logs/<component>.log; pids: .infra/run/<component>.pid (Ray daemonizes itself: none)
 set -euo pipefail
 STACK_COMPONENT=stack
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ALL=(postgres kafka model)
+ALL=(postgres kafka model ray)
 
 component() { bash "$STACK_DIR/$1.sh" "$2"; }
 
@@ -60,12 +62,12 @@ cmd_status() {
 cmd_reset() {
   local c
   for c in "${COMPONENTS[@]}"; do
-    [[ $c == model ]] || component "$c" reset
+    [[ $c == model || $c == ray ]] || component "$c" reset
   done
 }
 
 cmd=${1:-}
-[[ $cmd =~ ^(up|down|status|reset)$ ]] || die "usage: $0 up|down|status|reset [postgres] [kafka] [model]"
+[[ $cmd =~ ^(up|down|status|reset)$ ]] || die "usage: $0 up|down|status|reset [postgres] [kafka] [model] [ray]"
 shift
 requested=("${ALL[@]}")
 if (($#)); then requested=("$@"); fi

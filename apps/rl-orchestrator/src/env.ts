@@ -25,6 +25,8 @@ export const orchestratorEnv = serviceEnv
     /** The base model's weights the serving endpoints run (the GGUF the local model server serves). */
     RL_BASE_GGUF: z.string().min(1).default('.infra/models/smollm2-135m-instruct.Q4_1.gguf'),
     RL_BASE_MODEL_NAME: z.string().min(1).default('smollm2-135m-instruct'),
+    /** The jobs' cache of heavy files (the base model's weights, llama.cpp's converter); theirs by default. */
+    ECHOLOOP_CACHE_DIR: z.preprocess(unset, z.string().min(1).optional()),
     RL_MAX_STEPS: z.coerce.number().int().min(1).max(100_000).default(8),
     /** The serving endpoints' host (the default checkpoint's); others must be in CHECKPOINT_ALLOWED_HOSTS. */
     LLM_BASE_URL: z.url().default('http://127.0.0.1:18000/v1'),
@@ -43,6 +45,8 @@ export const orchestratorEnv = serviceEnv
     /** The share of pairs (by user) held out for the gate. */
     RL_HELDOUT_FRACTION: z.coerce.number().min(0).max(0.5).default(0.2),
     RL_JOB_POLL_SECONDS: seconds(2),
+    /** How long a stage keeps retrying a service that is away before the job fails. */
+    RL_RETRY_SECONDS: seconds(1_800),
 
     /** An experimenter's API key valid for the gateway, the eval-runner and the labeller. */
     SERVICE_API_KEY: z.preprocess(unset, z.string().min(1).optional()),

@@ -116,10 +116,13 @@ export class RlJobsRepository {
    */
   async claim(owner: string, now: Date, leaseMs: number): Promise<RlJobEntity | null> {
     const until = new Date(now.getTime() + leaseMs);
+    // Wrapped in a SELECT: the driver answers a bare UPDATE ... RETURNING with [rows, count], a SELECT with rows.
     const rows: { id: string }[] = await this.db.query(
-      `UPDATE rl_jobs SET lease_owner = $1, lease_expires_at = $2
-        WHERE status = ANY($3) AND (lease_owner IS NULL OR lease_owner = $1 OR lease_expires_at < $4)
-        RETURNING id`,
+      `WITH claimed AS (
+         UPDATE rl_jobs SET lease_owner = $1, lease_expires_at = $2
+          WHERE status = ANY($3) AND (lease_owner IS NULL OR lease_owner = $1 OR lease_expires_at < $4)
+          RETURNING id)
+       SELECT id FROM claimed`,
       [owner, until, ACTIVE, now],
     );
     const [row] = rows;

@@ -4,7 +4,7 @@ const MANIFEST = 'ECHOLOOP_MANIFEST ';
 export const LOG_TAIL_LINES = 40;
 
 export interface ParsedLogs {
-  /** Training points (stage `train`), in order. */
+  /** Training points (stage `train` events with a step), in order. */
   curve: Record<string, unknown>[];
   /** The last progress event of any stage. */
   last: Record<string, unknown> | null;
@@ -23,7 +23,7 @@ export function parseJobLogs(logs: string): ParsedLogs {
       try {
         const event = JSON.parse(line.slice(at + PROGRESS.length)) as Record<string, unknown>;
         last = event;
-        if (event['stage'] === 'train') curve.push(event);
+        if (event['stage'] === 'train' && typeof event['step'] === 'number') curve.push(event);
       } catch {
         // A line cut by the log's chunking: the next poll reads it whole.
       }

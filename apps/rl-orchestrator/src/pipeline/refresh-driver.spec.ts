@@ -16,6 +16,7 @@ import { JobFailure } from './job-failure';
 import { RefreshDriver } from './refresh-driver';
 import { RefreshStages, type Serving } from './refresh-stages';
 
+const NOW = new Date('2026-11-25T01:00:00Z');
 const isActive = (status: RlJobStatus) => (RL_JOB_ACTIVE_STATUSES as readonly string[]).includes(status);
 
 /** Jobs in memory with the repository's rules: end states are final, transitions are recorded in order. */
@@ -45,8 +46,8 @@ class InMemoryJobs {
       cancelRequested: false,
       leaseOwner: null,
       leaseExpiresAt: null,
-      createdAt: new Date(),
-      updatedAt: new Date(),
+      createdAt: NOW,
+      updatedAt: NOW,
       finishedAt: null,
     };
   }
@@ -57,7 +58,7 @@ class InMemoryJobs {
   };
   transition = async (_id: string, status: RlJobStatus, patch: JobPatch = {}) => {
     if (!isActive(this.job.status)) return null;
-    Object.assign(this.job, patch, { status });
+    Object.assign(this.job, patch, { status, updatedAt: NOW });
     this.statuses.push(status);
     return structuredClone(this.job);
   };
@@ -111,9 +112,9 @@ async function setUp(stages = fakeStages(), env: Partial<OrchestratorEnv> = {}) 
       { provide: RefreshStages, useValue: stages },
       {
         provide: ORCHESTRATOR_ENV,
-        useValue: { RL_JOB_POLL_SECONDS: 3600, EXPERIMENT_ON_PASS: true, ...env },
+        useValue: { RL_JOB_POLL_SECONDS: 3600, RL_RETRY_SECONDS: 60, EXPERIMENT_ON_PASS: true, ...env },
       },
-      { provide: CLOCK, useValue: () => new Date('2026-11-25T01:00:00Z') },
+      { provide: CLOCK, useValue: () => NOW },
       { provide: PinoLogger, useValue: { info: jest.fn(), warn: jest.fn(), error: jest.fn() } },
       { provide: MetricsService, useValue: new MetricsService('rl-orchestrator') },
     ],
@@ -220,6 +221,18 @@ describe('RefreshDriver', () => {
     await drive();
     expect(jobs.job.status).toBe('succeeded');
     expect(stages.gate).toHaveBeenCalledTimes(3);
+  });
+
+  it('a service away for longer than the retry window fails the job with a timeout', async () => {
+    const stages = fakeStages();
+    stages.gate.mockRejectedValue(new ServiceCallError('eval-runner', 503, 'unavailable'));
+    const { jobs, drive } = await setUp(stages);
+    await drive(7); // into gating; the gate keeps failing
+    expect(jobs.job.status).toBe('gating');
+    jobs.job.updatedAt = new Date('2026-11-25T00:58:00Z'); // entered gating 2 minutes before the clock
+    await drive();
+    expect(jobs.job).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^gating_timeout: /) });
+    expect(stages.retire).toHaveBeenCalled();
   });
 
   it('a refused experiment start keeps the job successful and says the experiment waits as a draft', async () => {

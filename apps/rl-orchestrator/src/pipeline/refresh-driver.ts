@@ -161,17 +161,21 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async handle(job: RlJobEntity, error: unknown): Promise<void> {
-    if (error instanceof ServiceCallError && error.transient) {
+    const waited = (this.clock().getTime() - job.updatedAt.getTime()) / 1_000;
+    if (error instanceof ServiceCallError && error.transient && waited < this.env.RL_RETRY_SECONDS) {
       this.logger.warn(
         { jobId: job.id, stage: job.status, err: error },
         'a service is away; the step retries',
       );
       return;
     }
+    const message = error instanceof Error ? error.message : String(error);
     const reason =
       error instanceof JobFailure
         ? error.reason
-        : `${job.status}_failed: ${error instanceof Error ? error.message : String(error)}`;
+        : error instanceof ServiceCallError && error.transient
+          ? `${job.status}_timeout: still failing after ${Math.round(waited)} s: ${message}`
+          : `${job.status}_failed: ${message}`;
     this.logger.error({ jobId: job.id, stage: job.status, err: error }, 'refresh failed');
     // Whatever failed, production is left as it was: the candidate comes down.
     await this.stages

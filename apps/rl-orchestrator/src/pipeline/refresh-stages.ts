@@ -69,6 +69,7 @@ export class RefreshStages {
         PYTHONUNBUFFERED: '1',
         HF_HUB_OFFLINE: '1',
         TRANSFORMERS_OFFLINE: '1',
+        ...(this.env.ECHOLOOP_CACHE_DIR && { ECHOLOOP_CACHE_DIR: path.resolve(this.env.ECHOLOOP_CACHE_DIR) }),
       },
       logFile: path.join(outputDir, 'job.log'),
     });
@@ -227,7 +228,8 @@ export function checkpointName(job: Pick<RlJobEntity, 'id'>, now: Date): string 
   return `rl-${day}-${job.id.slice(0, 8)}`;
 }
 
+/** A service away stays a transient error (the stage is tried again); anything else ends the job with `code`. */
 function asFailure(code: string, error: unknown): Error {
-  if (error instanceof ServiceCallError && error.transient && code !== 'load_failed') return error;
+  if (error instanceof ServiceCallError && error.transient) return error;
   return new JobFailure(code, error instanceof Error ? error.message : String(error));
 }

@@ -1,4 +1,5 @@
 import { ServiceCallError } from '../clients/service-call';
+import { type RayResponse, rayRequest } from './ray-http';
 import type { JobRunner, JobSpec, RunState, RunStatus } from './job-runner';
 
 const STATES: Record<string, RunState> = {
@@ -61,18 +62,7 @@ export class RayJobRunner implements JobRunner {
     }
   }
 
-  private async call(method: string, route: string, body?: unknown) {
-    let response: Response;
-    try {
-      response = await fetch(new URL(route, this.dashboardUrl), {
-        method,
-        headers: { 'content-type': 'application/json' },
-        ...(body !== undefined && { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (error) {
-      throw new ServiceCallError('ray', null, `unreachable (${(error as Error).message})`);
-    }
-    return { ok: response.ok, status: response.status, text: await response.text() };
+  private call(method: string, route: string, body?: unknown): Promise<RayResponse> {
+    return rayRequest(new URL(route, this.dashboardUrl), method, body, this.timeoutMs);
   }
 }

@@ -19,7 +19,10 @@ export class AdapterServing {
     this.policy = checkpointEndpointPolicy(env);
   }
 
-  /** Loads everywhere, or unloads what it loaded and throws the first refusal. */
+  /**
+   * Loads everywhere, or unloads what it loaded and throws: a refusal as is, a server away or busy as a transient
+   * error (the driver tries the stage again).
+   */
   async load(name: string, adapterPath: string, endpoints: readonly CheckpointEndpoint[]): Promise<void> {
     const targets = checkpointModelEndpoints({ id: name, endpoints }, this.policy);
     const loaded: typeof targets = [];
@@ -28,13 +31,16 @@ export class AdapterServing {
         await callJson('model server', {
           method: 'POST',
           url: route(target.baseUrl, 'load_lora_adapter'),
-          body: { lora_name: name, lora_path: adapterPath },
+          // In place: a load retried after a timeout (it may have landed) replaces, never collides with, itself.
+          body: { lora_name: name, lora_path: adapterPath, load_inplace: true },
           bearer: target.apiKey,
-          timeoutMs: 120_000,
+          // A server busy generating answers the load when its queue reaches it.
+          timeoutMs: 600_000,
         });
         loaded.push(target);
       } catch (error) {
-        await Promise.allSettled(loaded.map((done) => this.unloadFrom(done, name)));
+        await Promise.allSettled([...loaded, target].map((done) => this.unloadFrom(done, name)));
+        if (error instanceof ServiceCallError && error.transient) throw error;
         const message = error instanceof Error ? error.message : String(error);
         throw new ServiceCallError(
           'model server',

@@ -1,0 +1,65 @@
+"""manifest.json: what a finished run produced. It is written last, so its presence means the run completed."""
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+TEMPLATE = "trl-dpo"
+
+
+@dataclass(frozen=True)
+class BaseModel:
+    gguf: Path
+    gguf_sha256: str
+    hf: Path
+
+    @property
+    def name(self) -> str:
+        """The file name up to its first dot: smollm2-135m-instruct.Q4_1.gguf -> smollm2-135m-instruct."""
+        return self.gguf.name.split(".", 1)[0]
+
+
+@dataclass(frozen=True)
+class Adapter:
+    format: str  # "peft" (a directory) or "gguf-lora" (a file)
+    path: Path
+    sha256: str
+
+
+def build_manifest(
+    *,
+    dataset_id: str,
+    base: BaseModel,
+    adapters: list[Adapter],
+    metrics: dict[str, Any],
+    hyperparameters: dict[str, Any],
+    train_pairs: int,
+    peak_rss_mb: float,
+    created_at: datetime | None = None,
+) -> dict[str, Any]:
+    created = created_at or datetime.now(timezone.utc)
+    return {
+        "template": TEMPLATE,
+        "datasetId": dataset_id,
+        "createdAt": created.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "baseModel": {
+            "name": base.name,
+            "gguf": str(base.gguf),
+            "ggufSha256": base.gguf_sha256,
+            "hf": str(base.hf),
+        },
+        "adapters": [{"format": a.format, "path": str(a.path), "sha256": a.sha256} for a in adapters],
+        "metrics": metrics,
+        "hyperparameters": hyperparameters,
+        "data": {"trainPairs": train_pairs},
+        "peakRssMb": round(peak_rss_mb, 1),
+    }
+
+
+def write_json_atomic(path: Path, value: dict[str, Any]) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)

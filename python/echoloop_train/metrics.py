@@ -1,0 +1,43 @@
+"""Per-step training metrics: TRL's log entries as metrics.jsonl records, and their summary for the manifest."""
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+# metrics.jsonl key <- the key TRL's DPOTrainer logs
+LOG_KEYS = {
+    "loss": "loss",
+    "rewardAccuracy": "rewards/accuracies",
+    "rewardMargin": "rewards/margins",
+    "learningRate": "learning_rate",
+    "epoch": "epoch",
+}
+
+
+def metric_record(step: int, logs: dict[str, Any], elapsed_seconds: float) -> dict[str, Any] | None:
+    """None for log entries that are not a training step (the end-of-training summary, evaluations)."""
+    if "loss" not in logs:
+        return None
+    record: dict[str, Any] = {"step": step}
+    for key, log_key in LOG_KEYS.items():
+        value = logs.get(log_key)
+        record[key] = float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
+    record["elapsedSeconds"] = round(elapsed_seconds, 3)
+    return record
+
+
+def append_jsonl(path: Path, record: dict[str, Any]) -> None:
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(record) + "\n")
+
+
+def summarize(records: list[dict[str, Any]], train_seconds: float) -> dict[str, Any]:
+    last = records[-1] if records else {}
+    return {
+        "steps": int(last.get("step", 0)),
+        "trainSeconds": round(train_seconds, 3),
+        "firstLoss": records[0]["loss"] if records else None,
+        "finalLoss": last.get("loss"),
+        "rewardAccuracy": last.get("rewardAccuracy"),
+    }

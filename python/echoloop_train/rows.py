@@ -1,0 +1,66 @@
+"""A snapshot's train.jsonl: validated and reduced to TRL's conversational preference format."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+Message = dict[str, str]
+Pair = dict[str, list[Message]]
+
+PROMPT_ROLES = ("system", "user", "assistant")
+
+
+class InvalidInput(ValueError):
+    """The snapshot cannot be trained on; the message is one line for the job's stderr."""
+
+
+def load_pairs(snapshot_dir: Path) -> list[Pair]:
+    path = snapshot_dir / "train.jsonl"
+    if not path.is_file():
+        raise InvalidInput(f"{path} does not exist")
+    pairs: list[Pair] = []
+    with path.open(encoding="utf-8") as f:
+        for number, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise InvalidInput(f"{path} line {number}: not valid JSON ({e.msg})") from None
+            try:
+                pairs.append(to_pair(row))
+            except InvalidInput as e:
+                raise InvalidInput(f"{path} line {number}: {e}") from None
+    if not pairs:
+        raise InvalidInput(f"{path} holds no preference pairs")
+    return pairs
+
+
+def to_pair(row: Any) -> Pair:
+    """Keeps prompt/chosen/rejected (role and content only); other keys of the export are dropped."""
+    if not isinstance(row, dict):
+        raise InvalidInput("a row must be a JSON object")
+    prompt = _messages(row, "prompt", PROMPT_ROLES)
+    if not any(m["role"] == "user" for m in prompt):
+        raise InvalidInput("prompt has no user message")
+    return {
+        "prompt": prompt,
+        "chosen": _messages(row, "chosen", ("assistant",)),
+        "rejected": _messages(row, "rejected", ("assistant",)),
+    }
+
+
+def _messages(row: dict[str, Any], key: str, roles: tuple[str, ...]) -> list[Message]:
+    value = row.get(key)
+    if not isinstance(value, list) or not value:
+        raise InvalidInput(f"{key} must be a non-empty list of messages")
+    messages: list[Message] = []
+    for i, message in enumerate(value):
+        role = message.get("role") if isinstance(message, dict) else None
+        content = message.get("content") if isinstance(message, dict) else None
+        if role not in roles:
+            raise InvalidInput(f"{key}[{i}].role must be one of {', '.join(roles)}")
+        if not isinstance(content, str) or not content.strip():
+            raise InvalidInput(f"{key}[{i}].content must be a non-empty string")
+        messages.append({"role": role, "content": content})
+    return messages

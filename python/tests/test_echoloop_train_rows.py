@@ -1,0 +1,207 @@
+"""echoloop_train's pure helpers (no torch): snapshot rows, metrics, manifest, progress lines, and the CLI's input
+checks, which must answer before the training stack is imported (this runs with the system python)."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+from datetime import datetime, timezone
+from pathlib import Path
+
+from echoloop_train.cache import build_once
+from echoloop_train.dpo import DpoSettings
+from echoloop_train.manifest import Adapter, BaseModel, build_manifest, write_json_atomic
+from echoloop_train.metrics import metric_record, summarize
+from echoloop_train.progress import progress_line
+from echoloop_train.rows import InvalidInput, load_pairs, to_pair
+
+PYTHON_DIR = Path(__file__).resolve().parents[1]
+SYSTEM = {"role": "system", "content": "You are Echo."}
+USER = {"role": "user", "content": "I feel lonely."}
+CHOSEN = [{"role": "assistant", "content": "I'm sorry, that sounds hard."}]
+REJECTED = [{"role": "assistant", "content": "Go out more."}]
+
+
+def row(**overrides: object) -> dict[str, object]:
+    return {"prompt": [SYSTEM, USER], "chosen": CHOSEN, "rejected": REJECTED, "id": "p1", "score": 0.9, **overrides}
+
+
+def write_snapshot(directory: Path, lines: list[str]) -> Path:
+    (directory / "train.jsonl").write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return directory
+
+
+class RowsTest(unittest.TestCase):
+    def test_keeps_only_the_preference_fields(self) -> None:
+        extra = {"role": "user", "content": "hi", "name": "Ada"}
+        pair = to_pair(row(prompt=[SYSTEM, extra]))
+        self.assertEqual(set(pair), {"prompt", "chosen", "rejected"})
+        self.assertEqual(pair["prompt"][1], {"role": "user", "content": "hi"})
+        self.assertEqual(pair["chosen"], CHOSEN)
+
+    def test_rejects_bad_rows(self) -> None:
+        cases = {
+            "prompt has no user message": row(prompt=[SYSTEM]),
+            "chosen must be a non-empty list": row(chosen=[]),
+            "rejected[0].content must be a non-empty string": row(rejected=[{"role": "assistant", "content": " "}]),
+            "chosen[0].role must be one of assistant": row(chosen=[USER]),
+            "prompt[0].role must be one of system, user, assistant": row(prompt=[{"role": "tool", "content": "x"}]),
+            "a row must be a JSON object": [1, 2],
+        }
+        for message, bad in cases.items():
+            with self.subTest(message), self.assertRaisesRegex(InvalidInput, re.escape(message)):
+                to_pair(bad)
+
+    def test_loads_a_snapshot_skipping_blank_lines(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            snapshot = write_snapshot(Path(tmp), [json.dumps(row()), "", json.dumps(row())])
+            self.assertEqual(len(load_pairs(snapshot)), 2)
+
+    def test_names_the_line_of_a_bad_snapshot(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            for lines, message in (
+                ([], "holds no preference pairs"),
+                ([json.dumps(row()), "{not json"], "line 2: not valid JSON"),
+                ([json.dumps(row(chosen=None))], "line 1: chosen must be"),
+            ):
+                with self.subTest(message), self.assertRaisesRegex(InvalidInput, re.escape(message)):
+                    load_pairs(write_snapshot(Path(tmp), lines))
+            with self.assertRaisesRegex(InvalidInput, "does not exist"):
+                load_pairs(Path(tmp) / "missing")
+
+
+LOG = {"loss": 0.65, "rewards/accuracies": 1.0, "rewards/margins": 0.12, "learning_rate": 5e-4, "epoch": 0.5}
+
+
+class MetricsTest(unittest.TestCase):
+    def test_maps_trl_log_entries(self) -> None:
+        self.assertEqual(
+            metric_record(3, LOG, 4.56789),
+            {
+                "step": 3,
+                "loss": 0.65,
+                "rewardAccuracy": 1.0,
+                "rewardMargin": 0.12,
+                "learningRate": 5e-4,
+                "epoch": 0.5,
+                "elapsedSeconds": 4.568,
+            },
+        )
+
+    def test_skips_the_end_of_training_summary_and_blanks_non_finite_values(self) -> None:
+        self.assertIsNone(metric_record(4, {"train_runtime": 4.7, "train_loss": 0.66}, 5.0))
+        record = metric_record(1, {"loss": 0.69, "rewards/margins": float("nan")}, 1.0)
+        assert record is not None
+        self.assertIsNone(record["rewardMargin"])
+        self.assertIsNone(record["rewardAccuracy"])
+
+    def test_summarizes_first_and_last_steps(self) -> None:
+        records = [metric_record(s, {**LOG, "loss": loss}, s) for s, loss in ((1, 0.69), (2, 0.6))]
+        summary = summarize([r for r in records if r], 2.34567)
+        self.assertEqual(
+            summary, {"steps": 2, "trainSeconds": 2.346, "firstLoss": 0.69, "finalLoss": 0.6, "rewardAccuracy": 1.0}
+        )
+        self.assertEqual(summarize([], 0.0)["steps"], 0)
+
+
+class ManifestTest(unittest.TestCase):
+    def test_builds_the_manifest_contract(self) -> None:
+        settings = DpoSettings(
+            max_steps=4, batch_size=2, learning_rate=5e-4, beta=0.1, lora_r=8, lora_alpha=16, max_length=256, seed=0,
+            threads=2,
+        )  # fmt: skip
+        base = BaseModel(Path("/m/smollm2-135m-instruct.Q4_1.gguf"), "ab" * 32, Path("/c/hf-base/abab"))
+        manifest = build_manifest(
+            dataset_id="ds-1",
+            base=base,
+            adapters=[Adapter("peft", Path("/o/adapter"), "11"), Adapter("gguf-lora", Path("/o/adapter/a.gguf"), "22")],
+            metrics={"steps": 4},
+            hyperparameters=settings.as_manifest(),
+            train_pairs=12,
+            peak_rss_mb=2402.84,
+            created_at=datetime(2026, 11, 25, 0, 22, 4, 107000, tzinfo=timezone.utc),
+        )
+        self.assertEqual(manifest["template"], "trl-dpo")
+        self.assertEqual(manifest["createdAt"], "2026-11-25T00:22:04.107Z")
+        self.assertEqual(
+            manifest["baseModel"],
+            {
+                "name": "smollm2-135m-instruct",
+                "gguf": "/m/smollm2-135m-instruct.Q4_1.gguf",
+                "ggufSha256": "ab" * 32,
+                "hf": "/c/hf-base/abab",
+            },
+        )
+        self.assertEqual(manifest["adapters"][1], {"format": "gguf-lora", "path": "/o/adapter/a.gguf", "sha256": "22"})
+        self.assertEqual(manifest["hyperparameters"]["learningRate"], 5e-4)
+        self.assertEqual(manifest["hyperparameters"]["loraAlpha"], 16)
+        self.assertEqual(manifest["data"], {"trainPairs": 12})
+        self.assertEqual(manifest["peakRssMb"], 2402.8)
+
+    def test_writes_json_atomically(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "manifest.json"
+            write_json_atomic(path, {"a": 1})
+            self.assertEqual(json.loads(path.read_text()), {"a": 1})
+            self.assertEqual(os.listdir(tmp), ["manifest.json"])
+
+    def test_progress_lines_are_one_json_object_after_the_prefix(self) -> None:
+        line = progress_line("train", step=3, of=8, loss=0.69)
+        prefix, payload = line.split(" ", 1)
+        self.assertEqual(prefix, "ECHOLOOP_PROGRESS")
+        self.assertEqual(json.loads(payload), {"stage": "train", "step": 3, "of": 8, "loss": 0.69})
+
+
+class BuildOnceTest(unittest.TestCase):
+    def test_builds_once_and_discards_a_failed_build(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            target = Path(tmp) / "cache" / "thing"
+
+            def fail(out: Path) -> None:
+                (out / "half").write_text("x")
+                raise RuntimeError("boom")
+
+            with self.assertRaises(RuntimeError):
+                build_once(target, fail)
+            self.assertFalse(target.exists())
+            self.assertFalse(Path(f"{target}.partial").exists())
+
+            def succeed(out: Path) -> None:
+                (out / "done").write_text("1")
+
+            self.assertTrue(build_once(target, succeed))
+            self.assertFalse(build_once(target, fail))
+            self.assertEqual(os.listdir(target), ["done"])
+
+
+class CliInputTest(unittest.TestCase):
+    def run_cli(self, *args: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
+        command = [sys.executable, "-m", "echoloop_train.trl_dpo", *args]
+        return subprocess.run(command, check=False, env=env, capture_output=True, text=True, timeout=60)
+
+    def test_bad_input_exits_2_with_one_line_before_loading_torch(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            gguf = Path(tmp) / "base.gguf"
+            gguf.write_bytes(b"GGUF")
+            snapshot = write_snapshot(Path(tmp), [json.dumps(row(rejected=[]))])
+            output = Path(tmp) / "out"
+            for args, message in (
+                (["--snapshot", str(snapshot)], "line 1: rejected must be"),
+                (["--snapshot", str(Path(tmp) / "none")], "train.jsonl does not exist"),
+                (["--snapshot", str(snapshot), "--max-steps", "0"], "--max-steps must be at least 1"),
+            ):
+                with self.subTest(message):
+                    result = self.run_cli(*args, "--output", str(output), "--dataset-id", "d", "--base-gguf", str(gguf))
+                    self.assertEqual(result.returncode, 2)
+                    self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+                    self.assertIn(message, result.stderr)
+                    self.assertEqual(result.stdout, "")
+            self.assertFalse(output.exists())
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -100,6 +100,7 @@ function fakeStages() {
       .fn()
       .mockResolvedValue({ experimentId: '0b5e6d39-9f8a-4d43-8f6c-0f1a4b3c2d10', note: null }),
     retire: jest.fn().mockResolvedValue(undefined),
+    discardSnapshot: jest.fn().mockResolvedValue(undefined),
   };
 }
 
@@ -149,6 +150,7 @@ describe('RefreshDriver', () => {
       reason: null,
     });
     expect(stages.retire).not.toHaveBeenCalled();
+    expect(stages.discardSnapshot).toHaveBeenCalledTimes(1);
   });
 
   it('skips with the reason when the snapshot is too small, and runs no job', async () => {

@@ -193,6 +193,11 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
     patch: { experimentId?: string } = {},
   ): Promise<void> {
     const ended = await this.jobs.transition(job.id, status, { reason, ...patch });
+    await this.stages
+      .discardSnapshot(ended ?? job)
+      .catch((error: unknown) =>
+        this.logger.warn({ jobId: job.id, err: error }, 'snapshot files not removed'),
+      );
     if (ended) {
       this.finished.inc({ status });
       this.logger.info({ jobId: job.id, status, reason }, 'refresh ended');

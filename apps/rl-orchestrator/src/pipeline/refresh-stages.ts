@@ -1,7 +1,7 @@
 import type { RlJobEntity } from '@echoloop/persistence';
 import { CLOCK, type Clock } from '@echoloop/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type CheckpointView, GatewayClient } from '../clients/gateway.client';
 import { ServiceCallError } from '../clients/service-call';
@@ -77,10 +77,9 @@ export class RefreshStages {
 
   /** One look at the running job: its curve and log tail, and its output manifest once it succeeded. */
   async poll(job: RlJobEntity & { externalId: string }): Promise<TrainingProgress> {
-    const [status, logs] = await Promise.all([
-      this.runner.status(job.externalId),
-      this.runner.logs(job.externalId),
-    ]);
+    // Status first: logs read after a job ended hold its last lines.
+    const status = await this.runner.status(job.externalId);
+    const logs = await this.runner.logs(job.externalId);
     const parsed = parseJobLogs(logs);
     const metrics = { ...job.metrics, curve: parsed.curve, last: parsed.last };
     if (status.state === 'pending' || status.state === 'running') {
@@ -95,10 +94,10 @@ export class RefreshStages {
     const lastLine = parsed.tail.split('\n').at(-1) ?? '';
     const code =
       status.state === 'lost' ? 'job_lost' : status.state === 'stopped' ? 'job_stopped' : 'job_failed';
-    throw new JobFailure(
-      code,
-      `${status.message ?? status.state}${lastLine ? ` (last log line: ${lastLine})` : ''}`,
-    );
+    // Ray's message carries the whole log after its first line: the tail is kept apart (logsTail).
+    const [firstLine = status.state] = (status.message ?? status.state).split('\n');
+    const what = firstLine.replace(/[,:]?\s*last available logs.*$/, '');
+    throw new JobFailure(code, `${what}${lastLine ? ` (last log line: ${lastLine.slice(0, 300)})` : ''}`);
   }
 
   /** Stops the running job; true once the runner says it is no longer running. */
@@ -203,6 +202,15 @@ export class RefreshStages {
         throw error;
       });
     }
+  }
+
+  /**
+   * The snapshot's files (pseudonymous user text) are deleted once the job ends: the adapter and the manifest (row
+   * counts, hashes) remain, and an erased user's words do not linger in a training folder.
+   */
+  async discardSnapshot(job: RlJobEntity): Promise<void> {
+    const dir = job.dataset?.['dir'];
+    if (typeof dir === 'string') await rm(dir, { recursive: true, force: true });
   }
 
   private async checkpoint(id: string): Promise<CheckpointView> {

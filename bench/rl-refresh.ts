@@ -1,0 +1,65 @@
+// The RL refresh's cost on this machine: runs the whole loop (tools/rl-loop, as its own process: bench may not
+// import tools) and tables each stage's and each refresh phase's wall time and peak RSS (training job, model server,
+// Ray head, orchestrator). Prints the tables and writes bench/results/rl-refresh.json.
+//
+//   npm run bench:rl-refresh -- [--users 12] [--steps 8] ...   (any flag of ./echoloop loop; needs the stack)
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..');
+const GROUPS = ['train', 'model', 'ray', 'orchestrator'] as const;
+
+interface Row {
+  stage: string;
+  wallSeconds: number;
+  peakRssMiB: Record<(typeof GROUPS)[number] | 'total', number>;
+}
+
+function table(title: string, rows: Row[]): string {
+  return [
+    `${title}`,
+    `| stage | wall s | peak RSS MiB | ${GROUPS.join(' | ')} |`,
+    `|---|---:|---:|${GROUPS.map(() => '---:').join('|')}|`,
+    ...rows.map(
+      (r) =>
+        `| ${r.stage} | ${r.wallSeconds} | ${r.peakRssMiB.total} | ${GROUPS.map((g) => r.peakRssMiB[g]).join(' | ')} |`,
+    ),
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const out = path.join(tmpdir(), `rl-refresh-${Date.now()}.json`);
+  const child = spawn(
+    process.execPath,
+    ['-r', '@swc-node/register', 'tools/rl-loop/src/main.ts', ...process.argv.slice(2), '--out', out],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the loop exited with ${code}`);
+  const loop = JSON.parse(readFileSync(out, 'utf8'));
+  const result = {
+    date: new Date().toISOString(),
+    machine: 'this machine (see nproc / free): the stack, the apps and the training job share it',
+    args: process.argv.slice(2),
+    data: loop.data,
+    training: loop.training,
+    refreshSeconds: loop.stages.find((s: Row) => s.stage === 'refresh')?.wallSeconds,
+    stages: loop.stages,
+    refreshPhases: loop.refreshPhases,
+  };
+  process.stdout.write(
+    `\n${table('Loop stages', loop.stages)}\n${table('Refresh phases', loop.refreshPhases)}`,
+  );
+  const file = path.join(ROOT, 'bench/results/rl-refresh.json');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(result, null, 2));
+  process.stdout.write(`written to ${file}\n`);
+}
+
+void main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

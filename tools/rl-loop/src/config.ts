@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { ROOT } from './output';
+
+const count = (fallback: number) => z.coerce.number().int().min(1).max(500).default(fallback);
+
+const flags = z.object({
+  users: count(12),
+  steps: count(8),
+  'routing-users': count(6),
+  concurrency: count(2),
+  'threshold-pairs': count(8),
+  'min-pairs': count(6),
+  out: z.string().min(1).optional(),
+  judges: z.enum(['lexicon', 'local']).default('lexicon'),
+});
+
+export interface LoopConfig {
+  users: number;
+  routingUsers: number;
+  concurrency: number;
+  steps: number;
+  thresholdPairs: number;
+  thresholdPollSeconds: number;
+  minPairs: number;
+  modelUrl: string;
+  rayUrl: string;
+  baseModel: string;
+  baseGguf: string;
+  runId: string;
+  workDir: string;
+  reportPath: string;
+  /** Who plays the simulated users and the reward judges: a lexicon stand-in, or the local model itself. */
+  judges: 'lexicon' | 'local';
+}
+
+/** `./echoloop loop [--users 12] [--steps 8] [--routing-users 6] [--concurrency 2] [--judges lexicon|local] [--out FILE]` */
+export function loopConfig(argv: string[]): LoopConfig {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      users: { type: 'string' },
+      steps: { type: 'string' },
+      'routing-users': { type: 'string' },
+      concurrency: { type: 'string' },
+      'threshold-pairs': { type: 'string' },
+      'min-pairs': { type: 'string' },
+      out: { type: 'string' },
+      judges: { type: 'string' },
+    },
+  });
+  const f = flags.parse(values);
+  const runId = new Date().toISOString().replace(/[:.]/g, '-');
+  return {
+    users: f.users,
+    routingUsers: f['routing-users'],
+    concurrency: f.concurrency,
+    steps: f.steps,
+    thresholdPairs: f['threshold-pairs'],
+    thresholdPollSeconds: 2,
+    minPairs: f['min-pairs'],
+    modelUrl: process.env['MODEL_BASE_URL'] ?? 'http://127.0.0.1:18000/v1',
+    rayUrl: process.env['RAY_DASHBOARD_URL'] ?? 'http://127.0.0.1:8265',
+    baseModel: 'smollm2-135m-instruct',
+    baseGguf: path.join(ROOT, '.infra/models/smollm2-135m-instruct.Q4_1.gguf'),
+    runId,
+    workDir: path.join(ROOT, '.infra/rl-loop', runId),
+    judges: f.judges,
+    reportPath: f.out ? path.resolve(f.out) : path.join(ROOT, 'reports', `rl-loop-${runId}.json`),
+  };
+}

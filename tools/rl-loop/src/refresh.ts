@@ -1,0 +1,111 @@
+import { waitFor } from '@echoloop/testing';
+import { call } from './http';
+import type { LoopConfig } from './config';
+import { say, seconds } from './output';
+import { ENDED, type RlJob, type TriggerState } from './rl-job';
+import type { StageRunner } from './stages';
+
+export const fmt = (n: number | null | undefined, digits = 4): string =>
+  n === null || n === undefined ? '-' : n.toFixed(digits);
+
+/**
+ * The refresh: the threshold's job (or one started by hand when the threshold was not reached), followed from
+ * status to status, its training curve as it grows, until it ends. Throws with the reason and the logs' tail unless
+ * it succeeded.
+ */
+export async function followRefresh(
+  config: LoopConfig,
+  orchestrator: string,
+  key: string,
+  stages: StageRunner,
+): Promise<RlJob> {
+  const rl = <T>(method: string, route: string, body?: unknown) =>
+    call<T>(orchestrator, method, route, { key, ...(body !== undefined && { body }) });
+  const latest = async () => (await rl<{ items: RlJob[] }>('GET', '/v1/rl/jobs?limit=1')).items[0];
+
+  // Give the threshold poller two rounds to see the last labels.
+  const triggered = await waitFor(latest, {
+    timeoutMs: (config.thresholdPollSeconds * 2 + 3) * 1_000,
+    intervalMs: 500,
+  }).catch(() => undefined);
+  let id = triggered?.id;
+  if (!id) {
+    const { newData, thresholds } = await rl<TriggerState>('GET', '/v1/rl/triggers');
+    say(
+      'refresh',
+      `threshold NOT reached: ${newData.pairs} new preference pairs < ${thresholds.pairs}; triggering by hand`,
+    );
+    const job = await rl<RlJob>('POST', '/v1/rl/jobs', {
+      note: `rl-loop: threshold not reached (${newData.pairs} pairs)`,
+      hyperparameters: { maxSteps: config.steps },
+    });
+    id = job.id;
+    say('refresh', `started by hand: job ${id}`);
+  }
+  const { decisions } = await rl<TriggerState>('GET', '/v1/rl/triggers');
+  const decision = decisions.find((d) => d.jobId === id && d.decision === 'started');
+  say('refresh', `trigger: ${decision?.trigger ?? '?'} (${decision?.reason ?? 'no decision recorded'})`);
+
+  let status = '';
+  let shown = 0;
+  const startedAt = Date.now();
+  const job = await waitFor(
+    async () => {
+      const current = await rl<RlJob>('GET', `/v1/rl/jobs/${id}`);
+      if (current.status !== status) {
+        status = current.status;
+        const since = seconds(Date.now() - Date.parse(current.createdAt));
+        say('refresh', `${status} (at +${since} s since the job was created)`);
+        stages.phase(ENDED.includes(status) ? undefined : `refresh:${status}`);
+        if (status === 'training' || status === 'loading') printDataset(current);
+      }
+      const curve = current.metrics?.curve ?? [];
+      for (; shown < curve.length; shown += 1) {
+        const p = curve[shown];
+        if (p)
+          say(
+            'refresh',
+            `  step ${p.step}/${p.of}  loss ${fmt(p.loss)}  reward acc ${fmt(p.rewardAccuracy, 2)}`,
+          );
+      }
+      return ENDED.includes(current.status) && current;
+    },
+    { timeoutMs: 3_600_000, intervalMs: 1_000, what: `RL job ${id} to end` },
+  );
+  say('refresh', `ended ${job.status} after ${seconds(Date.now() - startedAt)} s of following`);
+  if (job.gate) printGate(job.gate);
+  if (job.status !== 'succeeded') {
+    say('refresh', `reason: ${job.reason ?? 'none given'}`);
+    say('refresh', `logs tail:\n${job.logsTail ?? '(none)'}`);
+    throw new Error(`the refresh ${job.status}: ${job.reason ?? 'no reason'}`);
+  }
+  say('refresh', `candidate ${job.checkpointId} serving as ${job.output?.serving?.adapterName ?? '?'}`);
+  say('refresh', `experiment ${job.experimentId}`);
+  return job;
+}
+
+let datasetShown = false;
+function printDataset(job: RlJob): void {
+  if (datasetShown || !job.dataset) return;
+  datasetShown = true;
+  const { train, heldout, export: all, id } = job.dataset;
+  say('refresh', `snapshot ${id}: ${all.rows} pairs, ${train.rows} train / ${heldout.rows} held out`);
+}
+
+function printGate(gate: NonNullable<RlJob['gate']>): void {
+  const { sentient: s, heldout: h } = gate;
+  if (s)
+    say(
+      'refresh',
+      `gate sentient (${s.profiles} profile): candidate ${fmt(s.candidate, 1)} vs default ${fmt(s.default, 1)} (Δ ${fmt(s.delta, 1)})`,
+    );
+  if (h)
+    say(
+      'refresh',
+      `gate held-out (${h.items} items): candidate ${fmt(h.candidate)} vs default ${fmt(h.default)} (Δ ${fmt(h.delta)})`,
+    );
+  say(
+    'refresh',
+    `gate ${gate.passed ? 'PASSED' : 'FAILED'}${gate.reasons?.length ? `: ${gate.reasons.join('; ')}` : ''}`,
+  );
+}

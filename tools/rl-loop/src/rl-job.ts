@@ -1,0 +1,60 @@
+/** The orchestrator's job as GET /v1/rl/jobs/:id returns it (the parts this loop reads). */
+export interface RlJob {
+  id: string;
+  status: string;
+  trigger: string;
+  reason: string | null;
+  checkpointId: string | null;
+  experimentId: string | null;
+  createdAt: string;
+  dataset: {
+    id: string;
+    train: { rows: number };
+    heldout: { rows: number };
+    export: { rows: number };
+  } | null;
+  metrics: { curve?: CurvePoint[]; finalLoss?: number | null } | null;
+  output: {
+    adapters: { format: string; path: string }[];
+    serving?: { adapterName: string; defaultCheckpointId: string };
+  } | null;
+  gate: {
+    passed: boolean;
+    reasons?: string[];
+    sentient?: {
+      candidate: number | null;
+      default: number | null;
+      delta: number | null;
+      profiles: number;
+    } | null;
+    heldout?: {
+      items: number;
+      candidate: number | null;
+      default: number | null;
+      delta: number | null;
+    } | null;
+  } | null;
+  logsTail: string | null;
+}
+
+export interface CurvePoint {
+  step: number;
+  of: number;
+  loss?: number | null;
+  rewardAccuracy?: number | null;
+}
+
+export interface TriggerDecision {
+  trigger: string;
+  decision: string;
+  reason: string;
+  jobId: string | null;
+}
+
+export interface TriggerState {
+  thresholds: { turns: number; pairs: number };
+  newData: { since: string | null; turns: number; pairs: number };
+  decisions: TriggerDecision[];
+}
+
+export const ENDED = ['succeeded', 'failed', 'cancelled', 'skipped'];

@@ -1,0 +1,34 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT, say } from './output';
+
+const run = promisify(execFile);
+const bash = (script: string, ...args: string[]) =>
+  run('bash', [path.join(ROOT, script), ...args], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+
+export interface Stack {
+  python: string;
+  baseGguf: string;
+}
+
+/** Every stack component up (Ray included), the training venv built, the base model's GGUF on disk. */
+export async function ensureStack(baseGguf: string): Promise<Stack> {
+  say('stack', 'tools/stack/stack.sh up (PostgreSQL, Kafka, model server)');
+  const { stdout } = await bash('tools/stack/stack.sh', 'up');
+  for (const line of stdout.split('\n').filter((l) => /\b(up|down)\b/.test(l))) say('stack', line.trim());
+  // Ray may not be one of stack.sh's components yet: its own script is idempotent.
+  const ray = await bash('tools/stack/ray.sh', 'status').catch(() => undefined);
+  if (!ray) {
+    say('stack', 'starting the Ray head (tools/stack/ray.sh up)');
+    await bash('tools/stack/ray.sh', 'up');
+    say('stack', (await bash('tools/stack/ray.sh', 'status')).stdout.trim());
+  }
+  say('stack', 'training venv (tools/python/venv.sh train, built once)');
+  const python = (await bash('tools/python/venv.sh', 'train')).stdout.trim();
+  say('stack', `training python: ${python}`);
+  if (!existsSync(baseGguf)) throw new Error(`the base model's GGUF is missing: ${baseGguf}`);
+  say('stack', `base GGUF: ${baseGguf}`);
+  return { python, baseGguf };
+}

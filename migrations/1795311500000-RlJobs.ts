@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 export class RlJobs1795311500000 implements MigrationInterface {
   name = 'RlJobs1795311500000';

@@ -2,7 +2,12 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 import type { Role } from './user.entity';
 
 /** The apps that accept API keys; a key names those it may be used on. */
-export const API_KEY_SERVICES = ['chat-gateway', 'reward-labeller', 'eval-runner', 'rl-orchestrator'] as const;
+export const API_KEY_SERVICES = [
+  'chat-gateway',
+  'reward-labeller',
+  'eval-runner',
+  'rl-orchestrator',
+] as const;
 export type ApiKeyService = (typeof API_KEY_SERVICES)[number];
 
 /**

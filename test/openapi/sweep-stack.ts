@@ -48,7 +48,8 @@ export async function startSweepStack(): Promise<SweepStack> {
       JUDGE_BASE_URL: vllm.url,
       JUDGE_MODEL: 'fake-base-model',
     },
-    'rl-orchestrator': {},
+    // API only: a job a valid-looking request starts is not driven, so no background write lands mid-sweep.
+    'rl-orchestrator': { RL_DRIVE_JOBS: 'false' },
     'eval-runner': {
       SIMULATOR_BASE_URL: vllm.url,
       SIMULATOR_MODEL: 'fake-base-model',

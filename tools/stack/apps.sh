@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Echoloop's own services, run from source on the local stack (tools/stack/stack.sh must be up).
 #
-# Usage: tools/stack/apps.sh up|down|status [chat-gateway] [reward-labeller] [rl-orchestrator]
-# Env: GATEWAY_PORT=3000 LABELLER_PORT=3001 ORCHESTRATOR_PORT=3002, plus each app's own variables (README).
+# Usage: tools/stack/apps.sh up|down|status [chat-gateway] [reward-labeller] [rl-orchestrator] [eval-runner]
+# Env: GATEWAY_PORT=3000 LABELLER_PORT=3001 ORCHESTRATOR_PORT=3002 EVAL_RUNNER_PORT=3003, plus each app's own
+# variables (README). The orchestrator's SERVICE_API_KEY defaults to the key the seed minted (.infra/state).
 # Logs: .infra/logs/<app>.log (pino JSON); pids: .infra/run/<app>.pid
 set -euo pipefail
 STACK_COMPONENT=apps
@@ -12,16 +13,28 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 : "${GATEWAY_PORT:=3000}"
 : "${LABELLER_PORT:=3001}"
 : "${ORCHESTRATOR_PORT:=3002}"
+: "${EVAL_RUNNER_PORT:=3003}"
 START_TIMEOUT=60
 STOP_TIMEOUT=15
-ALL=(chat-gateway reward-labeller rl-orchestrator)
+ALL=(chat-gateway reward-labeller rl-orchestrator eval-runner)
+SERVICE_KEY_FILE="$INFRA_DIR/state/orchestrator-service.key"
 
 port_of() {
   case $1 in
     chat-gateway) echo "$GATEWAY_PORT" ;;
     reward-labeller) echo "$LABELLER_PORT" ;;
     rl-orchestrator) echo "$ORCHESTRATOR_PORT" ;;
+    eval-runner) echo "$EVAL_RUNNER_PORT" ;;
   esac
+}
+
+# What the orchestrator needs from the others on a local install (unless already set). Exported, not passed as
+# arguments: the key must not show in the process list.
+export_orchestrator_env() {
+  if [[ -z ${SERVICE_API_KEY:-} && -f $SERVICE_KEY_FILE ]]; then SERVICE_API_KEY=$(<"$SERVICE_KEY_FILE"); fi
+  : "${GATEWAY_URL:=http://127.0.0.1:$GATEWAY_PORT}" "${EVAL_RUNNER_URL:=http://127.0.0.1:$EVAL_RUNNER_PORT}"
+  : "${LABELLER_URL:=http://127.0.0.1:$LABELLER_PORT}" "${RL_PYTHON:=$(bash "$STACK_DIR/../python/venv.sh" train)}"
+  export SERVICE_API_KEY GATEWAY_URL EVAL_RUNNER_URL LABELLER_URL RL_PYTHON
 }
 
 live() { curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$(port_of "$1")/health/live"; }
@@ -35,8 +48,11 @@ cmd_up() {
     fi
     port_open 127.0.0.1 "$(port_of "$app")" && die "port $(port_of "$app") is in use (set the app's *_PORT)"
     log "starting $app on 127.0.0.1:$(port_of "$app")"
-    start_detached "$app" env PORT="$(port_of "$app")" SWC_NODE_PROJECT=tsconfig.base.json \
-      node -r @swc-node/register "apps/$app/src/main.ts"
+    (
+      if [[ $app == rl-orchestrator ]]; then export_orchestrator_env; fi
+      start_detached "$app" env PORT="$(port_of "$app")" SWC_NODE_PROJECT=tsconfig.base.json \
+        node -r @swc-node/register "apps/$app/src/main.ts"
+    )
   done
   for app in "${APPS[@]}"; do
     local deadline=$((SECONDS + START_TIMEOUT))

@@ -45,6 +45,8 @@ export const orchestratorEnv = serviceEnv
     /** The share of pairs (by user) held out for the gate. */
     RL_HELDOUT_FRACTION: z.coerce.number().min(0).max(0.5).default(0.2),
     RL_JOB_POLL_SECONDS: seconds(2),
+    /** `false`: this replica serves the API and triggers but drives no job (maintenance, an API-only replica). */
+    RL_DRIVE_JOBS: flag(true),
     /** How long a stage keeps retrying a service that is away before the job fails. */
     RL_RETRY_SECONDS: seconds(1_800),
 

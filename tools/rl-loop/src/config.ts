@@ -6,11 +6,11 @@ import { ROOT } from './output';
 const count = (fallback: number) => z.coerce.number().int().min(1).max(500).default(fallback);
 
 const flags = z.object({
-  users: count(12),
+  users: count(20),
   steps: count(8),
   'routing-users': count(6),
   concurrency: count(2),
-  'threshold-pairs': count(8),
+  'threshold-pairs': count(12),
   'min-pairs': count(6),
   out: z.string().min(1).optional(),
   judges: z.enum(['lexicon', 'local']).default('lexicon'),
@@ -35,7 +35,7 @@ export interface LoopConfig {
   judges: 'lexicon' | 'local';
 }
 
-/** `./echoloop loop [--users 12] [--steps 8] [--routing-users 6] [--concurrency 2] [--judges lexicon|local] [--out FILE]` */
+/** `./echoloop loop [--users 20] [--steps 8] [--routing-users 6] [--concurrency 2] [--judges lexicon|local] [--out FILE]` */
 export function loopConfig(argv: string[]): LoopConfig {
   const { values } = parseArgs({
     args: argv,

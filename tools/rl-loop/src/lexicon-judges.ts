@@ -33,12 +33,17 @@ const COLD = [
 
 const count = (text: string, words: readonly string[]) => words.filter((w) => text.includes(w)).length;
 
-/** Warmth of the end of the last message: where every prompt below puts the reply being judged. */
+/**
+ * Warmth of the end of the last message (where every prompt below puts the reply being judged): warm words, a
+ * question back to the user, attention on "you"; cold words weigh double. Fractional, so two replies rarely tie.
+ */
 function warmth(request: ChatCompletionRequest): number {
   const last = request.messages.at(-1);
   const text = (typeof last?.content === 'string' ? last.content : '').slice(-500).toLowerCase();
   if (!text.trim()) return -3;
-  return count(text, WARM) - 2 * count(text, COLD);
+  const asks = text.includes('?') ? 0.5 : 0;
+  const you = Math.min(4, text.split(/\byou\b/).length - 1) * 0.25;
+  return count(text, WARM) + asks + you - 2 * count(text, COLD);
 }
 
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
@@ -58,13 +63,14 @@ export function startLexiconJudges(): Promise<FakeVllm> {
       const system = request.messages[0]?.content;
       const instructions = typeof system === 'string' ? system : '';
       if (schema === 'sentient_analysis') {
-        const change = clamp(3 * w - 2, -10, 10);
+        const change = clamp(Math.round(2 * w) - 2, -10, 10);
         return JSON.stringify({ content: 'c', goalFit: 'g', innerActivity: 'i', feeling: 'f', change });
       }
       if (schema === 'sentient_user_turn') {
         return JSON.stringify({ thinking: 't', draft: 'd', response: 'thanks, I should go', goodbye: true });
       }
-      if (instructions.includes('how empathetic')) return `Lexicon.\nVerdict: ${clamp(2 + w, 1, 5)}`;
+      if (instructions.includes('how empathetic'))
+        return `Lexicon.\nVerdict: ${clamp(Math.round(2 + w), 1, 5)}`;
       if (instructions.includes('like a machine'))
         return `Lexicon.\nVerdict: ${w < 0 ? 'robotic' : 'humanlike'}`;
       if (instructions.includes('emotional state')) return `Lexicon.\nChange: ${w >= 1 ? '+4' : '-4'}`;

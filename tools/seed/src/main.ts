@@ -1,12 +1,14 @@
-// Seeds what a fresh local install needs to chat: the default companion character. Idempotent.
+// Seeds what a fresh local install needs: the default companion character, the orchestrator's API key. Idempotent.
 import { LOCAL_DATABASE_URL } from '@echoloop/config';
 import { CharacterEntity, dataSourceOptions } from '@echoloop/persistence';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
+import { ensureOrchestratorKey } from './service-key';
 
 // Shared with the evaluations, which play the same character.
 const ECHO_CARD = path.resolve(__dirname, '../../../data/characters/echo.card.json');
+const ORCHESTRATOR_KEY = path.resolve(__dirname, '../../../.infra/state/orchestrator-service.key');
 
 async function main(): Promise<void> {
   const db = await new DataSource(
@@ -15,9 +17,15 @@ async function main(): Promise<void> {
   try {
     const echo = JSON.parse(readFileSync(ECHO_CARD, 'utf8')) as { data: { name: string } };
     const characters = db.getRepository(CharacterEntity);
-    if (await characters.existsBy({ name: echo.data.name })) return;
-    await characters.save({ name: echo.data.name, spec: 'chara_card_v2', card: echo, createdBy: null });
-    process.stdout.write(`seeded character ${echo.data.name}\n`);
+    if (!(await characters.existsBy({ name: echo.data.name }))) {
+      await characters.save({ name: echo.data.name, spec: 'chara_card_v2', card: echo, createdBy: null });
+      process.stdout.write(`seeded character ${echo.data.name}\n`);
+    }
+    if (await ensureOrchestratorKey(db, ORCHESTRATOR_KEY)) {
+      process.stdout.write(
+        `minted the rl-orchestrator's API key (${path.relative(process.cwd(), ORCHESTRATOR_KEY)})\n`,
+      );
+    }
   } finally {
     await db.destroy();
   }

@@ -113,7 +113,13 @@ async function setUp(stages = fakeStages(), env: Partial<OrchestratorEnv> = {}) 
       { provide: RefreshStages, useValue: stages },
       {
         provide: ORCHESTRATOR_ENV,
-        useValue: { RL_JOB_POLL_SECONDS: 3600, RL_RETRY_SECONDS: 60, EXPERIMENT_ON_PASS: true, ...env },
+        useValue: {
+          RL_JOB_POLL_SECONDS: 3600,
+          RL_RETRY_SECONDS: 60,
+          RL_DRIVE_JOBS: true,
+          EXPERIMENT_ON_PASS: true,
+          ...env,
+        },
       },
       { provide: CLOCK, useValue: () => NOW },
       { provide: PinoLogger, useValue: { info: jest.fn(), warn: jest.fn(), error: jest.fn() } },

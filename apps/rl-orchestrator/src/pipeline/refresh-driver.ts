@@ -47,6 +47,7 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   onApplicationBootstrap(): void {
+    if (!this.env.RL_DRIVE_JOBS) return;
     this.timer = setInterval(() => this.wake(), this.env.RL_JOB_POLL_SECONDS * 1_000);
     this.wake();
   }
@@ -60,7 +61,7 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
 
   /** Looks for work now (a new job, a cancel request); one round at a time. */
   wake(): void {
-    if (this.running) return;
+    if (this.running || !this.env.RL_DRIVE_JOBS) return;
     this.running = this.round()
       .catch((error: unknown) =>
         this.logger.warn({ err: error }, 'refresh round failed; the next one retries'),

@@ -88,6 +88,9 @@ export class RefreshTriggers implements OnApplicationBootstrap, OnApplicationShu
     const details = options.details ?? {};
     if (!job) {
       const active = await this.jobs.active();
+      this.logger.info({ trigger, activeJobId: active?.id }, 'refresh not started: one is running');
+      // A request by hand gets its answer (409) and changes nothing; automatic triggers leave a record.
+      if (trigger === 'manual') return { started: false, active };
       await this.jobs.recordDecision({
         trigger,
         decision: 'skipped',
@@ -95,7 +98,6 @@ export class RefreshTriggers implements OnApplicationBootstrap, OnApplicationShu
         details: { ...details, why: options.reason },
         jobId: active?.id ?? null,
       });
-      this.logger.info({ trigger, activeJobId: active?.id }, 'refresh not started: one is running');
       return { started: false, active };
     }
     await this.jobs.recordDecision({

@@ -132,6 +132,12 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
       sentient: { profiles: 1, candidate: expect.any(Number), default: expect.any(Number) },
       heldout: { items: expect.any(Number) },
     });
+    if (success.gate.heldout.items > 0) {
+      expect(success.gate.heldout).toMatchObject({
+        candidate: expect.any(Number),
+        default: expect.any(Number),
+      });
+    }
 
     // Every status change went out on rl.job.status.v1, in order.
     const events = await findOnTopic(

@@ -12,7 +12,7 @@ log() { printf '[%s test] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
 # Stop at the end only what this run started, so a developer's running stack survives `./echoloop test`.
 started=()
-for component in postgres kafka model; do
+for component in postgres kafka model ray; do
   bash tools/stack/"$component".sh status >/dev/null 2>&1 || started+=("$component")
 done
 cleanup() { ((${#started[@]})) && bash tools/stack/stack.sh down "${started[@]}" >/dev/null 2>&1; }

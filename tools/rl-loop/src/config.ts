@@ -7,7 +7,7 @@ const count = (fallback: number) => z.coerce.number().int().min(1).max(500).defa
 
 const flags = z.object({
   users: count(20),
-  steps: count(8),
+  steps: count(24),
   'routing-users': count(6),
   concurrency: count(2),
   'threshold-pairs': count(12),
@@ -35,7 +35,7 @@ export interface LoopConfig {
   judges: 'lexicon' | 'local';
 }
 
-/** `./echoloop loop [--users 20] [--steps 8] [--routing-users 6] [--concurrency 2] [--judges lexicon|local] [--out FILE]` */
+/** `./echoloop loop [--users 20] [--steps 24] [--routing-users 6] [--concurrency 2] [--judges lexicon|local] [--out FILE]` */
 export function loopConfig(argv: string[]): LoopConfig {
   const { values } = parseArgs({
     args: argv,

@@ -3,7 +3,7 @@ export interface Auth {
   token?: string;
 }
 
-/** A JSON call that throws on a non-2xx answer (with its body); 503 (a busy model) and dropped sockets are retried. */
+/** A JSON call (plain-text answers come back as text) that throws on a non-2xx answer (with its body); 503 (a busy model) and dropped sockets are retried. */
 export async function call<T = unknown>(
   base: string,
   method: string,
@@ -34,7 +34,9 @@ export async function call<T = unknown>(
       throw new Error(`${method} ${base}${route} failed (${String(error)}${cause})`);
     }
     const text = await res.text();
-    if (res.ok) return (text ? JSON.parse(text) : undefined) as T;
+    // vLLM's LoRA routes answer plain text.
+    if (res.ok)
+      return (text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T;
     if (res.status === 503 && attempt < retries) {
       await new Promise((resolve) => setTimeout(resolve, 5_000));
       continue;

@@ -1,5 +1,5 @@
 // The whole local RL loop for real, stage by stage with progress, ending with a short report:
-//   ./echoloop loop [--users 20] [--steps 8] [--routing-users 6] [--concurrency 2] [--threshold-pairs 12]
+//   ./echoloop loop [--users 20] [--steps 24] [--routing-users 6] [--concurrency 2] [--threshold-pairs 12]
 //                   [--min-pairs 6] [--out reports/rl-loop-<time>.json]
 // stack -> fresh database -> services -> simulated users (swipes) -> labelling -> refresh (trigger, training,
 // serving, gate, experiment) -> routing -> report (also written as JSON, with each stage's wall time and peak RSS).

@@ -82,6 +82,9 @@ export function printReport(report: LoopReport, file: string): void {
     `prompt: "${report.prompt.text}"`,
     `  base:      ${JSON.stringify(report.prompt.base)}`,
     `  candidate: ${JSON.stringify(report.prompt.candidate)}`,
+    report.prompt.candidate === report.prompt.base
+      ? '  (the same greedy answer: this refresh moved no top token on this prompt)'
+      : '  (the greedy answers differ)',
     '',
     ...stageTable(report.stages),
     '',

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { say } from './output';
 import { type Endpoints, newUser, pool, sendMessage } from './simulated-users';
 
-/** New users each say one thing; the arm each landed on is the checkpoint stored with the reply. */
+/** New users each say one thing; the arm each landed on is the checkpoint stored with the reply (not the greeting). */
 export async function routeUsers(
   e: Endpoints,
   db: DataSource,
@@ -29,7 +29,8 @@ export async function routeUsers(
   );
   const rows = (await db.query(
     `SELECT checkpoint_id, count(*)::int AS n FROM messages
-     WHERE conversation_id = ANY($1) AND role = 'assistant' GROUP BY checkpoint_id ORDER BY checkpoint_id`,
+     WHERE conversation_id = ANY($1) AND role = 'assistant' AND parent_id IS NOT NULL
+     GROUP BY checkpoint_id ORDER BY checkpoint_id`,
     [conversations],
   )) as { checkpoint_id: string | null; n: number }[];
   return Object.fromEntries(rows.map((r) => [r.checkpoint_id ?? 'none', r.n]));

@@ -20,14 +20,14 @@ export class LabellerClient {
     const out: (number | null)[] = [];
     for (let i = 0; i < items.length; i += LabellerClient.BATCH) {
       const batch = items.slice(i, i + LabellerClient.BATCH);
-      const result = await callJson<{ items: { composite: number | null }[] }>('reward-labeller', {
+      const result = await callJson<{ items: { composite: { value: number } | null }[] }>('reward-labeller', {
         method: 'POST',
         url: new URL('/v1/rewards/score', this.env.LABELLER_URL).toString(),
         body: { items: batch, components: ['empathy', 'humanlike'] },
         apiKey: this.env.SERVICE_API_KEY,
         timeoutMs: 600_000,
       });
-      out.push(...result.items.map((item) => item.composite));
+      out.push(...result.items.map((item) => item.composite?.value ?? null));
     }
     return out;
   }

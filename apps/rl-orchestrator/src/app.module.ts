@@ -18,6 +18,7 @@ import { SERVICE_NAME } from './service-name';
 import { AdapterServing } from './serving/adapter-serving';
 import { SnapshotBuilder } from './snapshot/snapshot-builder';
 import { ORCHESTRATOR_ENV } from './tokens';
+import { NewDataCounter } from './triggers/new-data.counter';
 import { RefreshTriggers } from './triggers/refresh-triggers';
 
 export const SERVICE = SERVICE_NAME;
@@ -50,6 +51,7 @@ export class AppModule {
         GateService,
         RefreshStages,
         RefreshDriver,
+        NewDataCounter,
         RefreshTriggers,
       ],
     };

@@ -1,15 +1,13 @@
-import { countDatasetRecords, countLabelledTurns, pseudonymKey } from '@echoloop/datasets';
 import type { RlJobEntity, RlTrigger } from '@echoloop/persistence';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Cron } from 'croner';
 import { PinoLogger } from 'nestjs-pino';
-import type { DataSource } from 'typeorm';
 import type { OrchestratorEnv } from '../env';
 import { RlJobsRepository } from '../jobs/rl-jobs.repository';
 import { RefreshDriver } from '../pipeline/refresh-driver';
 import type { Hyperparameters, TemplateName } from '../runners/job-templates';
 import { ORCHESTRATOR_ENV } from '../tokens';
+import { NewDataCounter } from './new-data.counter';
 
 export type TriggerOutcome =
   | { started: true; job: RlJobEntity }
@@ -36,7 +34,7 @@ export class RefreshTriggers implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     private readonly jobs: RlJobsRepository,
     private readonly driver: RefreshDriver,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly counter: NewDataCounter,
     @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
     private readonly logger: PinoLogger,
   ) {}
@@ -115,19 +113,9 @@ export class RefreshTriggers implements OnApplicationBootstrap, OnApplicationShu
   /** Labelled turns and preference pairs since the last refresh was asked for, by the export's own rules. */
   async newData(): Promise<NewData> {
     const since = await this.jobs.lastRequestedAt();
-    const filters = since ? { from: since.toISOString() } : {};
-    const consentDefault = this.env.TRAINING_CONSENT_DEFAULT;
     const [turns, pairs] = await Promise.all([
-      countLabelledTurns(this.db, { filters, consentDefault, alternativesOnly: false, byMessage: false }),
-      this.env.RL_THRESHOLD_PAIRS > 0
-        ? countDatasetRecords({
-            db: this.db,
-            kind: 'preferences',
-            filters,
-            consentDefault,
-            privacy: { pseudonymKey: pseudonymKey(this.env) },
-          })
-        : Promise.resolve(0),
+      this.counter.turns(since),
+      this.env.RL_THRESHOLD_PAIRS > 0 ? this.counter.pairs(since) : Promise.resolve(0),
     ]);
     return { since: since?.toISOString() ?? null, turns, pairs };
   }

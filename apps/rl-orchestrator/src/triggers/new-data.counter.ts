@@ -1,0 +1,34 @@
+import { countDatasetRecords, countLabelledTurns, pseudonymKey } from '@echoloop/datasets';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { OrchestratorEnv } from '../env';
+import { ORCHESTRATOR_ENV } from '../tokens';
+
+/** Labelled turns and preference pairs replied since a moment, counted by the export's own rules (consent too). */
+@Injectable()
+export class NewDataCounter {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
+  ) {}
+
+  turns(since: Date | null): Promise<number> {
+    return countLabelledTurns(this.db, {
+      filters: since ? { from: since.toISOString() } : {},
+      consentDefault: this.env.TRAINING_CONSENT_DEFAULT,
+      alternativesOnly: false,
+      byMessage: false,
+    });
+  }
+
+  pairs(since: Date | null): Promise<number> {
+    return countDatasetRecords({
+      db: this.db,
+      kind: 'preferences',
+      filters: since ? { from: since.toISOString() } : {},
+      consentDefault: this.env.TRAINING_CONSENT_DEFAULT,
+      privacy: { pseudonymKey: pseudonymKey(this.env) },
+    });
+  }
+}

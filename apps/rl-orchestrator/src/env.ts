@@ -30,6 +30,8 @@ export const orchestratorEnv = serviceEnv
     RL_MAX_STEPS: z.coerce.number().int().min(1).max(100_000).default(8),
     /** The serving endpoints' host (the default checkpoint's); others must be in CHECKPOINT_ALLOWED_HOSTS. */
     LLM_BASE_URL: z.url().default('http://127.0.0.1:18000/v1'),
+    /** The serving endpoints' key when a checkpoint names it (`apiKeyEnv`): adapters load with it. */
+    LLM_API_KEY: z.string().min(1).default('local'),
     ...checkpointEndpointEnv,
 
     /** A cron expression (5 or 6 fields) that triggers a refresh; none when unset. */

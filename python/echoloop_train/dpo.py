@@ -1,4 +1,4 @@
-"""DPO with a LoRA adapter on CPU (TRL); torch and friends are imported only when training runs."""
+"""DPO with a LoRA adapter (TRL), on a GPU when there is one, else CPU; torch is imported only when training runs."""
 
 import tempfile
 import time
@@ -80,7 +80,8 @@ def train(pairs: list[Pair], hf_base: Path, adapter_dir: Path, settings: DpoSett
             disable_tqdm=True,
             # TRL turns it on by default; on CPU it only costs time.
             activation_checkpointing=False,
-            use_cpu=True,
+            # The same script trains on a GPU where the job's worker has one (production), on CPU here.
+            use_cpu=not torch.cuda.is_available(),
         )
         trainer = DPOTrainer(
             model=model,

@@ -4,6 +4,8 @@ export class JobFailure extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** The job's last log lines, when the failure comes from the job itself. */
+    readonly logsTail?: string,
   ) {
     super(message);
   }

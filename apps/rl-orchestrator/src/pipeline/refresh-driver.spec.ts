@@ -175,10 +175,16 @@ describe('RefreshDriver', () => {
 
   it('a failed job fails the refresh with its reason and serves nothing', async () => {
     const stages = fakeStages();
-    stages.poll.mockReset().mockRejectedValue(new JobFailure('job_failed', 'exited with code 1'));
+    stages.poll
+      .mockReset()
+      .mockRejectedValue(new JobFailure('job_failed', 'exited with code 1', 'base model missing: /x.gguf'));
     const { jobs, drive } = await setUp(stages);
     await drive();
-    expect(jobs.job).toMatchObject({ status: 'failed', reason: 'job_failed: exited with code 1' });
+    expect(jobs.job).toMatchObject({
+      status: 'failed',
+      reason: 'job_failed: exited with code 1',
+      logsTail: 'base model missing: /x.gguf',
+    });
     expect(stages.serve).not.toHaveBeenCalled();
   });
 

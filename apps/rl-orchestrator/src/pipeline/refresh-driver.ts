@@ -184,14 +184,14 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
       .catch((cleanup: unknown) =>
         this.logger.error({ jobId: job.id, err: cleanup }, 'retiring the candidate failed'),
       );
-    await this.end(job, 'failed', reason);
+    await this.end(job, 'failed', reason, error instanceof JobFailure ? { logsTail: error.logsTail } : {});
   }
 
   private async end(
     job: RlJobEntity,
     status: RlJobStatus,
     reason: string | null,
-    patch: { experimentId?: string } = {},
+    patch: { experimentId?: string; logsTail?: string | undefined } = {},
   ): Promise<void> {
     const ended = await this.jobs.transition(job.id, status, { reason, ...patch });
     await this.stages

@@ -97,7 +97,11 @@ export class RefreshStages {
     // Ray's message carries the whole log after its first line: the tail is kept apart (logsTail).
     const [firstLine = status.state] = (status.message ?? status.state).split('\n');
     const what = firstLine.replace(/[,:]?\s*last available logs.*$/, '');
-    throw new JobFailure(code, `${what}${lastLine ? ` (last log line: ${lastLine.slice(0, 300)})` : ''}`);
+    throw new JobFailure(
+      code,
+      `${what}${lastLine ? ` (last log line: ${lastLine.slice(0, 300)})` : ''}`,
+      parsed.tail,
+    );
   }
 
   /** Stops the running job; true once the runner says it is no longer running. */

@@ -2,7 +2,7 @@
 // import tools) and tables each stage's and each refresh phase's wall time and peak RSS (training job, model server,
 // Ray head, orchestrator). Prints the tables and writes bench/results/rl-refresh.json.
 //
-//   npm run bench:rl-refresh -- [--users 12] [--steps 8] ...   (any flag of ./echoloop loop; needs the stack)
+//   npm run bench:rl-refresh -- [--users 20] [--steps 24] ...   (any flag of ./echoloop loop; needs the stack)
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

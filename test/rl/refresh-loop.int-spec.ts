@@ -12,12 +12,14 @@ import {
 } from './refresh-fixture';
 
 const PROMPT = 'I feel lonely since I moved to a new city.';
-const STEPS = Number(process.env['RL_TEST_STEPS'] ?? 8);
+// Enough training that the adapter moves the greedy answer of a base that is already fairly warm.
+const STEPS = Number(process.env['RL_TEST_STEPS'] ?? 12);
+const LEARNING_RATE = '2e-3';
 
 /** The model server's greedy answer to the fixed prompt, from the base or from an adapter. */
 async function greedy(model: string): Promise<string> {
   const { status, body } = await call(MODEL_URL, 'POST', '/chat/completions', {
-    body: { model, messages: [{ role: 'user', content: PROMPT }], temperature: 0, max_tokens: 40 },
+    body: { model, messages: [{ role: 'user', content: PROMPT }], temperature: 0, max_tokens: 80 },
   });
   expect(status).toBe(200);
   return body.choices[0].message.content as string;
@@ -54,7 +56,11 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
 
   beforeAll(async () => {
     f = await startRefreshFixture();
-    orchestrator = await f.startOrchestrator({ RL_THRESHOLD_PAIRS: '16', RL_MAX_STEPS: String(STEPS) });
+    orchestrator = await f.startOrchestrator({
+      RL_THRESHOLD_PAIRS: '16',
+      RL_MAX_STEPS: String(STEPS),
+      RL_LEARNING_RATE: LEARNING_RATE,
+    });
   }, 1_200_000);
 
   afterAll(() => f?.close(), 60_000);
@@ -97,6 +103,10 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     // A real training curve and an output manifest naming both adapter formats and the base.
     expect(success.metrics.curve).toHaveLength(STEPS);
     expect(success.metrics.curve[0]).toMatchObject({ step: 1, loss: expect.any(Number) });
+    expect(success.output.hyperparameters).toMatchObject({
+      maxSteps: STEPS,
+      learningRate: Number(LEARNING_RATE),
+    });
     const formats = (success.output.adapters as { format: string; path: string }[])
       .map((a) => a.format)
       .sort();

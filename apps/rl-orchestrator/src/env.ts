@@ -28,6 +28,8 @@ export const orchestratorEnv = serviceEnv
     /** The jobs' cache of heavy files (the base model's weights, llama.cpp's converter); theirs by default. */
     ECHOLOOP_CACHE_DIR: z.preprocess(unset, z.string().min(1).optional()),
     RL_MAX_STEPS: z.coerce.number().int().min(1).max(100_000).default(8),
+    /** The template's learning rate when a job names none (trl-dpo: 5e-4). */
+    RL_LEARNING_RATE: z.preprocess(unset, z.coerce.number().gt(0).max(1).optional()),
     /** The serving endpoints' host (the default checkpoint's); others must be in CHECKPOINT_ALLOWED_HOSTS. */
     LLM_BASE_URL: z.url().default('http://127.0.0.1:18000/v1'),
     /** The serving endpoints' key when a checkpoint names it (`apiKeyEnv`): adapters load with it. */

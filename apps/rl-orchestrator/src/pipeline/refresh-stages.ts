@@ -62,7 +62,11 @@ export class RefreshStages {
         outputDir,
         baseGguf: path.resolve(this.env.RL_BASE_GGUF),
         datasetId: snapshot.id,
-        hyperparameters: { ...hyperparameters, maxSteps: hyperparameters.maxSteps ?? this.env.RL_MAX_STEPS },
+        hyperparameters: {
+          ...(this.env.RL_LEARNING_RATE !== undefined && { learningRate: this.env.RL_LEARNING_RATE }),
+          ...hyperparameters,
+          maxSteps: hyperparameters.maxSteps ?? this.env.RL_MAX_STEPS,
+        },
       }),
       env: {
         PYTHONPATH: path.resolve(this.env.RL_PYTHON_PATH),

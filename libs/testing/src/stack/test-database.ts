@@ -30,9 +30,22 @@ export async function createTestDatabase(prefix = 'it'): Promise<TestDatabase> {
   return {
     name,
     url: url.toString(),
-    drop: () =>
-      withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
-        () => undefined,
-      ),
+    drop: () => dropDatabase(name),
   };
+}
+
+/** PostgreSQL's "insufficient privilege": FORCE met a session it may not end (a background worker, briefly). */
+const INSUFFICIENT_PRIVILEGE = '42501';
+
+async function dropDatabase(name: string, attempts = 20): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== INSUFFICIENT_PRIVILEGE || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }

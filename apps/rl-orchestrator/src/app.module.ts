@@ -16,6 +16,7 @@ import { LocalJobRunner } from './runners/local-job-runner';
 import { RayJobRunner } from './runners/ray-job-runner';
 import { SERVICE_NAME } from './service-name';
 import { AdapterServing } from './serving/adapter-serving';
+import { GreedyReplies } from './serving/greedy-replies';
 import { SnapshotBuilder } from './snapshot/snapshot-builder';
 import { ORCHESTRATOR_ENV } from './tokens';
 import { NewDataCounter } from './triggers/new-data.counter';
@@ -48,6 +49,7 @@ export class AppModule {
         EvalRunnerClient,
         LabellerClient,
         AdapterServing,
+        GreedyReplies,
         GateService,
         RefreshStages,
         RefreshDriver,

@@ -1,5 +1,4 @@
-import { ChatModelClient, DEFAULT_CLIENT_OPTIONS } from '@echoloop/llm';
-import { CLOCK, type Clock, checkpointEndpointPolicy, checkpointModelEndpoints } from '@echoloop/platform';
+import { CLOCK, type Clock } from '@echoloop/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -7,12 +6,15 @@ import type { CheckpointView } from '../clients/gateway.client';
 import { EvalRunnerClient, type EvaluationView } from '../clients/eval-runner.client';
 import { LabellerClient, type ScoreItem } from '../clients/labeller.client';
 import type { OrchestratorEnv } from '../env';
+import { GreedyReplies } from '../serving/greedy-replies';
 import { ORCHESTRATOR_ENV } from '../tokens';
 
 export interface GateResult {
   passed: boolean;
   /** Why it failed (empty when it passed). */
   reasons: string[];
+  /** Checks that could not run, and why (they neither pass nor fail the candidate). */
+  notes: string[];
   sentient: {
     candidateEvaluationId: string;
     defaultEvaluationId: string;
@@ -36,16 +38,13 @@ const round = (value: number | null) => (value === null ? null : Math.round(valu
  */
 @Injectable()
 export class GateService {
-  private readonly policy;
-
   constructor(
     private readonly evals: EvalRunnerClient,
     private readonly labeller: LabellerClient,
+    private readonly replies: GreedyReplies,
     @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {
-    this.policy = checkpointEndpointPolicy(env);
-  }
+  ) {}
 
   async run(candidate: CheckpointView, current: CheckpointView, heldoutFile: string): Promise<GateResult> {
     const [sentient, heldout] = await Promise.all([
@@ -53,18 +52,20 @@ export class GateService {
       this.env.GATE_HELDOUT_ITEMS > 0 ? this.heldout(candidate, current, heldoutFile) : null,
     ]);
     const reasons: string[] = [];
-    if (sentient) {
-      if (sentient.delta === null) reasons.push('sentient benchmark gave no score');
-      else if (sentient.delta < this.env.GATE_MIN_SENTIENT_DELTA)
-        reasons.push(
-          `sentient score ${sentient.candidate} vs default ${sentient.default}: delta ${sentient.delta} < ${this.env.GATE_MIN_SENTIENT_DELTA}`,
-        );
-    }
-    if (heldout && heldout.delta !== null && heldout.delta < this.env.GATE_MIN_REWARD_DELTA)
+    const notes: string[] = [];
+    if (!sentient) notes.push('sentient benchmark off (GATE_PROFILES=0)');
+    else if (sentient.delta === null) reasons.push('sentient benchmark gave no score');
+    else if (sentient.delta < this.env.GATE_MIN_SENTIENT_DELTA)
+      reasons.push(
+        `sentient score ${sentient.candidate} vs default ${sentient.default}: delta ${sentient.delta} < ${this.env.GATE_MIN_SENTIENT_DELTA}`,
+      );
+    if (!heldout) notes.push('held-out reward off (GATE_HELDOUT_ITEMS=0)');
+    else if (heldout.delta === null) notes.push('held-out reward skipped: no held-out prompt got a score');
+    else if (heldout.delta < this.env.GATE_MIN_REWARD_DELTA)
       reasons.push(
         `held-out reward ${heldout.candidate} vs default ${heldout.default}: delta ${heldout.delta} < ${this.env.GATE_MIN_REWARD_DELTA}`,
       );
-    return { passed: reasons.length === 0, reasons, sentient, heldout };
+    return { passed: reasons.length === 0, reasons, notes, sentient, heldout };
   }
 
   private async sentient(
@@ -104,30 +105,13 @@ export class GateService {
   ): Promise<GateResult['heldout']> {
     const prompts = await readPrompts(file, this.env.GATE_HELDOUT_ITEMS);
     if (prompts.length === 0) return { items: 0, candidate: null, default: null, delta: null };
-    const answer = async (checkpoint: CheckpointView) => {
-      const client = new ChatModelClient(checkpointModelEndpoints(checkpoint, this.policy), {
-        ...DEFAULT_CLIENT_OPTIONS,
-        firstTokenTimeoutMs: 120_000,
-      });
-      const replies: string[] = [];
-      for (const prompt of prompts) {
-        const { text } = await client.complete({
-          model: checkpoint.modelName,
-          messages: prompt,
-          temperature: 0,
-          maxTokens: checkpoint.decoding.maxTokens ?? 128,
-        });
-        replies.push(text);
-      }
-      return replies;
-    };
     const toItems = (replies: string[]): ScoreItem[] =>
       prompts.map((prompt, i) => ({
         history: prompt.filter((m): m is ScoreItem['history'][number] => m.role !== 'system'),
         reply: replies[i] ?? '',
       }));
-    const candidateReplies = await answer(candidate);
-    const defaultReplies = await answer(current);
+    const candidateReplies = await this.replies.answer(candidate, prompts);
+    const defaultReplies = await this.replies.answer(current, prompts);
     const [c, d] = await Promise.all([
       this.labeller.composites(toItems(candidateReplies)),
       this.labeller.composites(toItems(defaultReplies)),

@@ -70,7 +70,7 @@ const SERVING: Serving = {
   endpoints: [{ baseUrl: 'http://127.0.0.1:18000/v1' }],
   defaultCheckpointId: 'base',
 };
-const PASSED = { passed: true, reasons: [], sentient: null, heldout: null };
+const PASSED = { passed: true, reasons: [], notes: [], sentient: null, heldout: null };
 
 function fakeStages() {
   return {

@@ -1,0 +1,35 @@
+import { ChatModelClient, DEFAULT_CLIENT_OPTIONS, type ChatMessage } from '@echoloop/llm';
+import { checkpointEndpointPolicy, checkpointModelEndpoints } from '@echoloop/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import type { CheckpointView } from '../clients/gateway.client';
+import type { OrchestratorEnv } from '../env';
+import { ORCHESTRATOR_ENV } from '../tokens';
+
+/** A checkpoint's greedy answers (temperature 0) from its serving endpoints, one prompt after another. */
+@Injectable()
+export class GreedyReplies {
+  private readonly policy;
+
+  constructor(@Inject(ORCHESTRATOR_ENV) env: OrchestratorEnv) {
+    this.policy = checkpointEndpointPolicy(env);
+  }
+
+  async answer(checkpoint: CheckpointView, prompts: readonly ChatMessage[][]): Promise<string[]> {
+    const client = new ChatModelClient(checkpointModelEndpoints(checkpoint, this.policy), {
+      ...DEFAULT_CLIENT_OPTIONS,
+      // A CPU server answers these one at a time, behind live traffic.
+      firstTokenTimeoutMs: 120_000,
+    });
+    const replies: string[] = [];
+    for (const messages of prompts) {
+      const { text } = await client.complete({
+        model: checkpoint.modelName,
+        messages,
+        temperature: 0,
+        maxTokens: checkpoint.decoding.maxTokens ?? 128,
+      });
+      replies.push(text);
+    }
+    return replies;
+  }
+}

@@ -47,14 +47,7 @@ export async function handleChatCompletions(
   exchange.log.model = request.model;
   exchange.log.stream = request.stream === true;
   if (request.model !== deps.modelName && !deps.adapters.has(request.model)) {
-    return sendError(
-      exchange,
-      buildErrorResponse({
-        status: 404,
-        message: `The model \`${request.model}\` does not exist.`,
-        param: 'model',
-      }),
-    );
+    return sendError(exchange, modelNotFound(request.model));
   }
   const promptTokens = deps.engine.countPromptTokens(request.messages);
   exchange.log.promptTokens = promptTokens;
@@ -87,6 +80,17 @@ async function prepareResponseFormat(
 
 type Run = (onText: (text: string) => void) => Promise<GenerationResult | undefined>;
 
+const modelNotFound = (model: string) =>
+  buildErrorResponse({ status: 404, message: `The model \`${model}\` does not exist.`, param: 'model' });
+
+/** The adapter a request named was unloaded while the request waited in the queue: vLLM's 404, not a 500. */
+class AdapterGoneError extends Error {
+  override readonly name = 'AdapterGoneError';
+  constructor(readonly model: string) {
+    super(`The model \`${model}\` does not exist.`);
+  }
+}
+
 async function stream(
   exchange: Exchange,
   request: ChatCompletionRequest,
@@ -112,7 +116,11 @@ async function stream(
     // Headers are out, so the error travels in the stream, as vLLM sends it.
     const message = error instanceof Error ? error.message : String(error);
     exchange.log.error = message;
-    res.end(formatSseData(buildErrorResponse({ status: 500, message })) + SSE_DONE);
+    const body =
+      error instanceof AdapterGoneError
+        ? modelNotFound(error.model)
+        : buildErrorResponse({ status: 500, message });
+    res.end(formatSseData(body) + SSE_DONE);
     return;
   }
   if (!result || result.aborted) return;
@@ -130,7 +138,13 @@ async function answer(
   promptTokens: number,
   run: Run,
 ): Promise<void> {
-  const result = await run(() => undefined);
+  let result: GenerationResult | undefined;
+  try {
+    result = await run(() => undefined);
+  } catch (error) {
+    if (error instanceof AdapterGoneError) return sendError(exchange, modelNotFound(error.model));
+    throw error;
+  }
   if (!result || result.aborted) return;
   const usage = buildUsage(promptTokens, result.completionTokens);
   sendJson(exchange, 200, buildChatCompletion(identity, result.text, result.finish, usage));
@@ -166,6 +180,9 @@ async function runQueued(
   try {
     const result = await deps.queue.run(() => {
       startedAt = performance.now();
+      if (generation.adapter !== undefined && !deps.adapters.has(generation.adapter)) {
+        throw new AdapterGoneError(generation.adapter);
+      }
       return deps.engine.generate(generation);
     }, exchange.signal);
     exchange.log.completionTokens = result.completionTokens;

@@ -118,6 +118,29 @@ describe('model server LoRA adapters (vLLM runtime LoRA API)', () => {
     expect((await chat('other')).status).toBe(404);
   });
 
+  it('a chat queued for an adapter that is unloaded before its turn gets vLLM’s 404, not a 500', async () => {
+    expect((await load({ lora_name: 'a', lora_path: join(dir, 'v1.gguf') })).status).toBe(200);
+    engine.generationMs = 200;
+    const busy = chat('base');
+    const unloaded = unload({ lora_name: 'a' });
+    const queued = chat('a');
+    const streamed = post('/chat/completions', {
+      model: 'a',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect((await busy).status).toBe(200);
+    expect((await unloaded).status).toBe(200);
+    const plain = await queued;
+    expect(plain.status).toBe(404);
+    expect(errorOf(plain)).toMatchObject({ message: 'The model `a` does not exist.', code: 404 });
+    // A stream has sent its headers already: the error travels in it, with vLLM's status.
+    const sse = await streamed;
+    expect(sse.text).toContain('"code":404');
+    expect(sse.text.trim().endsWith('data: [DONE]')).toBe(true);
+    expect(engine.events).not.toContain('generate:a');
+  });
+
   it('loads adapter.gguf from a training job’s directory, reporting the directory as root', async () => {
     const ckpt = join(dir, 'ckpt');
     expect((await load({ lora_name: 'ckpt', lora_path: ckpt })).status).toBe(200);

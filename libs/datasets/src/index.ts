@@ -25,5 +25,5 @@ export { pseudonymize } from './pseudonym';
 export { redact, redactText, type PiiKind } from './redact';
 export { type DatasetFormat, FORMATS } from './writers';
 export { datasetEnvShape, pseudonymKey, requireKeyInProduction } from './dataset-env';
-export { splitHeldOut, type SplitFiles } from './held-out-split';
+export { InvalidSnapshotError, splitHeldOut, type SplitFiles } from './held-out-split';
 export { countDatasetRecords } from './export-dataset';

@@ -1,4 +1,12 @@
-import { type DatasetKind, exportDataset, pseudonymKey, splitHeldOut } from '@echoloop/datasets';
+import {
+  type DatasetKind,
+  exportDataset,
+  InvalidSnapshotError,
+  preferenceRecord,
+  pseudonymKey,
+  splitHeldOut,
+  verlRecord,
+} from '@echoloop/datasets';
 import { CLOCK, type Clock } from '@echoloop/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -6,7 +14,14 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import type { OrchestratorEnv } from '../env';
+import { JobFailure } from '../pipeline/job-failure';
 import { ORCHESTRATOR_ENV } from '../tokens';
+
+/** The record schemas a snapshot's rows are checked against before any training (the kinds jobs train on). */
+const SCHEMAS: Partial<Record<DatasetKind, { parse(value: unknown): unknown }>> = {
+  preferences: preferenceRecord,
+  verl: verlRecord,
+};
 
 /** What a job trains on: the export's manifest plus the train / held-out split, by user. */
 export interface Snapshot {
@@ -53,6 +68,10 @@ export class SnapshotBuilder {
     const split = await splitHeldOut(path.join(dir, file.name), dir, {
       fraction: this.env.RL_HELDOUT_FRACTION,
       seed: jobId,
+      ...(SCHEMAS[kind] && { schema: SCHEMAS[kind] }),
+    }).catch(async (error: unknown) => {
+      await rm(dir, { recursive: true, force: true });
+      throw error instanceof InvalidSnapshotError ? new JobFailure('invalid_snapshot', error.message) : error;
     });
     const details = { rows: manifest.rows, train: split.train.rows, heldout: split.heldout.rows };
     if (split.train.rows < this.env.RL_MIN_PAIRS) {

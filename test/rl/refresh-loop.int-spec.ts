@@ -99,6 +99,9 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     expect(dataset.train.rows + dataset.heldout.rows).toBe(dataset.export.rows);
     expect(dataset.export).toMatchObject({ kind: 'preferences', format: 'jsonl', rows: expect.any(Number) });
     expect(dataset.export.rows).toBeGreaterThanOrEqual(16);
+    expect(dataset.train.sha256).toMatch(/^[0-9a-f]{64}$/);
+    // Checked against the record schema when split; its files (user text) are gone once the job ended.
+    expect(existsSync(dataset.dir)).toBe(false);
 
     // A real training curve and an output manifest naming both adapter formats and the base.
     expect(success.metrics.curve).toHaveLength(STEPS);

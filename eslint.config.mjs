@@ -14,6 +14,7 @@ import tseslint from 'typescript-eslint';
  *   migrations -> nothing
  *   testing    -> any lib (only from tests and tools)
  *   tool, e2e  -> any lib
+ *   web        -> nothing internal (the browser app talks to the gateway over HTTP and socket.io only)
  */
 const RUNTIME_LIBS = ['type:platform', 'type:llm', 'type:data', 'type:contracts', 'type:util'];
 
@@ -28,6 +29,7 @@ const depConstraints = [
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: [...RUNTIME_LIBS, 'type:migrations'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: [...RUNTIME_LIBS, 'type:testing'] },
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: [...RUNTIME_LIBS, 'type:testing'] },
+  { sourceTag: 'type:web', onlyDependOnLibsWithTags: [] },
 ];
 
 export default tseslint.config(
@@ -46,7 +48,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     // Nest reads constructor types at runtime (decorator metadata): the type-import rule must know.
     languageOptions: { parserOptions: { emitDecoratorMetadata: true, experimentalDecorators: true } },

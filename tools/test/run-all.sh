@@ -29,6 +29,7 @@ gate() {
 }
 
 gate stack bash tools/stack/stack.sh up
+gate browser bash tools/web/chromium.sh
 gate migrations node tools/typeorm-cli.cjs migration:run
 gate format npx prettier --check .
 gate lint npx nx run-many -t lint --outputStyle=static

@@ -12,6 +12,8 @@ const optionalSetting = <T extends z.ZodType>(schema: T) =>
 export const gatewayEnv = serviceEnv
   .extend({
     PORT: port(3000),
+    /** The built web app (`nx build web`), served at `/` when the folder exists; relative to the working directory. */
+    WEB_DIST_DIR: z.string().min(1).default('dist/apps/web'),
     /** HS256 signing key for access tokens; required in production, random per process otherwise. */
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     /** Access tokens are short-lived; a refresh token (rotated on each use) renews them. */

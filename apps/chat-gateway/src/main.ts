@@ -3,6 +3,7 @@ import { bootstrap } from '@echoloop/platform';
 import { AppModule, SERVICE } from './app.module';
 import { bodyLimits } from './body-limits';
 import { gatewayEnv } from './env';
+import { serveWebApp } from './web-app';
 
 void bootstrap({
   service: SERVICE,
@@ -11,4 +12,5 @@ void bootstrap({
   port: (env) => env.PORT,
   host: (env) => env.HOST,
   bodyLimits,
+  configure: (app, env) => serveWebApp(app, env.WEB_DIST_DIR),
 });

@@ -14,6 +14,8 @@ export interface BootstrapOptions<E> {
   host: (env: E) => string;
   /** How large a body each route accepts (see BodyLimits); every app declares its own. */
   bodyLimits: (env: E) => BodyLimits;
+  /** Express middleware of this app only, installed after body parsing and before Nest's routes. */
+  configure?: (app: INestApplication, env: E) => void;
 }
 
 /** Starts an app: validated config first, then Nest with pino logs, shutdown hooks and the HTTP port. */
@@ -30,6 +32,7 @@ export async function bootstrap<E>(options: BootstrapOptions<E>): Promise<INestA
   const app = await NestFactory.create(options.module(env), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
   installBodyParsing(app, options.bodyLimits(env));
+  options.configure?.(app, env);
   app.enableShutdownHooks();
   await app.listen(options.port(env), options.host(env));
   app.get(Logger).log(`${options.service} listening on ${await app.getUrl()}`);

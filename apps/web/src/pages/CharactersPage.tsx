@@ -1,0 +1,59 @@
+import { useEffect, useState } from 'react';
+import { api, errorMessage } from '../api/client';
+import type { paths } from '../api/gateway';
+import { navigate } from '../router';
+import { Avatar } from './Avatar';
+
+type Character =
+  paths['/v1/characters']['get']['responses'][200]['content']['application/json']['items'][number];
+
+/** The characters to chat with; choosing one starts a conversation with its greeting. */
+export function CharactersPage() {
+  const [characters, setCharacters] = useState<Character[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [starting, setStarting] = useState<string | null>(null);
+
+  useEffect(() => {
+    void api.GET('/v1/characters').then(({ data, error: failure }) => {
+      if (data) setCharacters(data.items);
+      else setError(errorMessage(failure, 'Could not load the characters'));
+    });
+  }, []);
+
+  const start = async (characterId: string) => {
+    setStarting(characterId);
+    const { data, error: failure } = await api.POST('/v1/conversations', { body: { characterId } });
+    setStarting(null);
+    if (data) navigate(`/chat/${data.id}`);
+    else setError(errorMessage(failure, 'Could not start a conversation'));
+  };
+
+  return (
+    <section className="page">
+      <h1>Characters</h1>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {characters === null && !error && <p aria-live="polite">Loading…</p>}
+      {characters?.length === 0 && <p>No characters yet.</p>}
+      <ul className="character-grid">
+        {characters?.map((character) => (
+          <li key={character.id}>
+            <button
+              type="button"
+              className="character-card"
+              disabled={starting !== null}
+              onClick={() => void start(character.id)}
+            >
+              <Avatar characterId={character.id} name={character.name} size={72} />
+              <span className="character-name">{character.name}</span>
+              <span className="character-action">Start a chat</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -6,6 +6,11 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startChatFixture, type ChatFixture } from '../chat/chat-fixture';
 
 const ROOT = path.resolve(__dirname, '../..');
+
+/** What page.evaluate reads in the browser (this file compiles without the DOM's types). */
+interface BrowserGlobals {
+  localStorage: { getItem(key: string): string | null };
+}
 const WEB_SRC = path.join(ROOT, 'apps/web');
 const WEB_DIST = path.join(ROOT, 'dist/apps/web');
 
@@ -56,6 +61,25 @@ describe('web app: chat in the browser', () => {
     });
   }, 180_000);
 
+  /** Phone-width and desktop screenshots of the page as it is, for docs/images (only with WEB_SCREENSHOTS=1). */
+  async function screenshots(name: string): Promise<void> {
+    if (process.env['WEB_SCREENSHOTS'] !== '1') return;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: path.join(ROOT, `docs/images/web-${name}-phone.png`) });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: path.join(ROOT, `docs/images/web-${name}.png`) });
+  }
+
+  /** No serious or critical axe violations on the page as it is now. */
+  async function expectAccessible(): Promise<void> {
+    const axe = await new AxeBuilder({ page }).analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  }
+
+  const isFeedback = (res: { url(): string; request(): { method(): string } }) =>
+    /\/v1\/messages\/[0-9a-f-]{36}\/feedback$/.test(res.url()) && res.request().method() === 'POST';
+
   afterAll(async () => {
     await browser?.close();
     await fixture?.close();
@@ -76,8 +100,13 @@ describe('web app: chat in the browser', () => {
     await page.getByLabel('Display name').fill('Sam');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('a good passphrase');
+    await expectAccessible();
+    await screenshots('sign-up');
     await page.getByRole('button', { name: 'Sign up' }).click();
 
+    await page.getByRole('button', { name: /Mira/ }).waitFor();
+    await expectAccessible();
+    await screenshots('characters');
     await page.getByRole('button', { name: /Mira/ }).click();
     await page.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
     await page.getByText(/long day\?/).waitFor();
@@ -94,10 +123,7 @@ describe('web app: chat in the browser', () => {
     // The conversation list names it.
     expect(await page.getByRole('navigation', { name: 'Conversations' }).getByRole('link').count()).toBe(1);
 
-    const rated = page.waitForResponse(
-      (res) =>
-        /\/v1\/messages\/[0-9a-f-]{36}\/feedback$/.test(res.url()) && res.request().method() === 'POST',
-    );
+    const rated = page.waitForResponse(isFeedback);
     await reply.getByRole('button', { name: 'Good reply' }).click();
     expect((await rated).status()).toBe(200);
     await page.waitForSelector(
@@ -112,13 +138,129 @@ describe('web app: chat in the browser', () => {
     );
     expect(feedback).toEqual([{ thumb: 1 }]);
 
-    if (process.env['WEB_SCREENSHOTS'] === '1') {
-      await page.screenshot({ path: path.join(ROOT, 'docs/images/web-chat.png') });
-    }
+    await expectAccessible();
+    expect(consoleErrors).toEqual([]);
+    expect(failedResponses).toEqual([]);
+  }, 120_000);
 
-    const axe = await new AxeBuilder({ page }).analyze();
-    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  it('regenerates, browses back to the first reply, keeps it and gives it stars', async () => {
+    const conversationId = /\/chat\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
+    const replies = async () =>
+      (await fixture.db.query(
+        `SELECT id, selected FROM messages
+          WHERE conversation_id = $1 AND role = 'assistant' AND parent_id IS NOT NULL ORDER BY created_at`,
+        [conversationId],
+      )) as { id: string; selected: boolean }[];
+    const [first] = await replies();
+
+    const reply = page.locator('.message-assistant').last();
+    await reply.getByRole('button', { name: 'Regenerate' }).click();
+    await page
+      .locator('.message-assistant[data-state="complete"] .swipe-position', { hasText: '2/2' })
+      .waitFor();
+    await reply.getByText('Kept').waitFor();
+    // The newest alternative is kept until the user picks another.
+    for (let i = 0; i < 50 && (await replies()).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await replies()).map((r) => r.selected)).toEqual([false, true]);
+
+    await reply.getByRole('button', { name: 'Previous alternative' }).click();
+    await reply.locator('.swipe-position', { hasText: '1/2' }).waitFor();
+    expect(await reply.getByRole('button', { name: 'Next alternative' }).isEnabled()).toBe(true);
+    const kept = page.waitForResponse((res) => /\/select$/.test(res.url()));
+    await reply.getByRole('button', { name: 'Keep this reply' }).click();
+    expect((await kept).status()).toBe(204);
+    await reply.getByText('Kept').waitFor();
+    expect(await replies()).toEqual([
+      { id: first?.id, selected: true },
+      { id: expect.any(String), selected: false },
+    ]);
+
+    // Stars: a radio group, reachable and changeable from the keyboard.
+    const threeStars = page.waitForResponse(isFeedback);
+    await reply.getByRole('radio', { name: '3 stars' }).click();
+    expect((await threeStars).status()).toBe(200);
+    await page.waitForSelector('.message-assistant:last-child [aria-label="3 stars"]:checked');
+    const fourStars = page.waitForResponse(isFeedback);
+    await page.keyboard.press('ArrowRight');
+    expect((await fourStars).status()).toBe(200);
+    await page.waitForSelector('.message-assistant:last-child [aria-label="4 stars"]:checked');
+    const feedback = await fixture.db.query(
+      `SELECT message_id, thumb, stars FROM feedback WHERE message_id = $1`,
+      [first?.id],
+    );
+    expect(feedback).toEqual([{ message_id: first?.id, thumb: 1, stars: 4 }]);
+
+    await expectAccessible();
+    await screenshots('chat');
+
+    // A reload shows the kept alternative, first of two.
+    await page.reload();
+    await page.locator('.message-assistant:last-child .swipe-position', { hasText: '1/2' }).waitFor();
+    await page.locator('.message-assistant:last-child').getByText('Kept').waitFor();
+    expect(consoleErrors).toEqual([]);
+    expect(failedResponses).toEqual([]);
+  }, 120_000);
+
+  it('shows the Me page: consent, the inferred profile, and deleting the account', async () => {
+    const token = await page.evaluate(
+      () =>
+        (
+          JSON.parse(
+            (globalThis as unknown as BrowserGlobals).localStorage.getItem('echoloop.session') ?? '{}',
+          ) as { accessToken?: string }
+        ).accessToken,
+    );
+    const before = await fixture.http(token, 'GET', '/v1/me');
+    expect(before.body.trainingConsent).toBe(false);
+    const userId: string = before.body.id;
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Me' }).click();
+    await page.waitForURL(/\/me$/);
+    await page.getByRole('heading', { name: 'What the companion thinks of me' }).waitFor();
+    await page.locator('.me').getByText(before.body.email).waitFor();
+
+    // What was inferred from the chat, with the user's own message as evidence.
+    await page.locator('.evidence').getByText('Hello Mira, it was a long shift.').first().waitFor();
+
+    const consent = page.getByRole('checkbox', { name: /help train/ });
+    const patched = page.waitForResponse(
+      (res) => /\/v1\/me$/.test(res.url()) && res.request().method() === 'PATCH',
+    );
+    await consent.click();
+    expect((await patched).status()).toBe(200);
+    await page.waitForSelector('.toggle input:checked');
+    expect((await fixture.http(token, 'GET', '/v1/me')).body.trainingConsent).toBe(true);
+
+    await expectAccessible();
+    await screenshots('me');
+
+    // Resetting the profile asks first.
+    page.once('dialog', (dialog) => void dialog.accept());
+    const reset = page.waitForResponse(
+      (res) => /\/v1\/me\/profile$/.test(res.url()) && res.request().method() === 'DELETE',
+    );
+    await page.getByRole('button', { name: 'Reset what it thinks of me' }).click();
+    expect((await reset).status()).toBe(204);
+    await page.getByText(/forgotten what it inferred/).waitFor();
+    await page.getByText(/^Nothing yet/).waitFor();
+    expect(await page.locator('.evidence').count()).toBe(0);
+
+    // Deleting the account asks first, then signs out.
+    await page.getByRole('button', { name: 'Delete my account…' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Delete my account…' }).click();
+    await page.getByRole('button', { name: 'Yes, delete my account forever' }).click();
+    await page.waitForURL(/\/sign-in$/);
+    await page.getByRole('heading', { name: 'Sign in to Echoloop' }).waitFor();
+    expect(await fixture.db.query('SELECT id FROM users WHERE id = $1', [userId])).toEqual([]);
+    expect(
+      await page.evaluate(() =>
+        (globalThis as unknown as BrowserGlobals).localStorage.getItem('echoloop.session'),
+      ),
+    ).toBeNull();
+
+    await expectAccessible();
+    await screenshots('sign-in');
     expect(consoleErrors).toEqual([]);
     expect(failedResponses).toEqual([]);
   }, 120_000);

@@ -4,6 +4,7 @@ import { loadTokens, onTokensChange, saveTokens } from './api/session';
 import { AuthPage } from './pages/AuthPage';
 import { CharactersPage } from './pages/CharactersPage';
 import { ChatPage } from './pages/ChatPage';
+import { MePage } from './pages/MePage';
 import { navigate, useRoute } from './router';
 
 export function App() {
@@ -49,13 +50,29 @@ export function App() {
           >
             Chats
           </a>
+          <a
+            href="/me"
+            aria-current={route.page === 'me' ? 'page' : undefined}
+            onClick={(event) => {
+              event.preventDefault();
+              navigate('/me');
+            }}
+          >
+            Me
+          </a>
         </nav>
         <button type="button" className="link-button" onClick={() => void signOut()}>
           Sign out
         </button>
       </header>
       <main id="main" tabIndex={-1}>
-        {route.page === 'chat' ? <ChatPage conversationId={route.conversationId} /> : <CharactersPage />}
+        {route.page === 'chat' ? (
+          <ChatPage conversationId={route.conversationId} />
+        ) : route.page === 'me' ? (
+          <MePage />
+        ) : (
+          <CharactersPage />
+        )}
       </main>
     </div>
   );

@@ -5,11 +5,13 @@ export type Route =
   | { page: 'sign-in' }
   | { page: 'sign-up' }
   | { page: 'characters' }
+  | { page: 'me' }
   | { page: 'chat'; conversationId?: string };
 
 export function parseRoute(pathname: string): Route {
   if (pathname === '/sign-up') return { page: 'sign-up' };
   if (pathname === '/sign-in') return { page: 'sign-in' };
+  if (pathname === '/me') return { page: 'me' };
   const chat = /^\/chat(?:\/([0-9a-f-]{36}))?\/?$/i.exec(pathname);
   if (chat) return chat[1] ? { page: 'chat', conversationId: chat[1] } : { page: 'chat' };
   return { page: 'characters' };

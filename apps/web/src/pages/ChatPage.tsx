@@ -4,6 +4,8 @@ import { api, errorMessage } from '../api/client';
 import type { paths } from '../api/gateway';
 import { navigate } from '../router';
 import { Avatar } from './Avatar';
+import { Stars } from './Stars';
+import { Swipes } from './Swipes';
 import { ThumbIcon } from './ThumbIcon';
 
 type Conversation =
@@ -16,26 +18,64 @@ interface Message {
   role: 'user' | 'assistant';
   content: string;
   state: 'streaming' | 'complete' | 'cancelled' | 'error';
+  /** The user message a reply answers: a reply's alternatives (swipes) share it. */
+  parentId?: string | null;
+  /** The alternative the user keeps (later turns see only it). */
+  selected?: boolean;
   error?: string;
   thumb?: 'up' | 'down' | null;
+  stars?: number | null;
 }
 
-/** What the conversation shows: no system turns, and of a reply's alternatives only the kept one. */
-function visibleMessages(stored: StoredMessage[]): Message[] {
-  const keptReply = new Map<string, string>();
-  for (const m of stored) {
-    if (m.role !== 'assistant' || !m.parentId) continue;
-    if (m.selected || !keptReply.has(m.parentId)) keptReply.set(m.parentId, m.id);
-  }
+/** One entry of the conversation: a message, and for a reply all the alternatives of its user message. */
+interface Shown {
+  message: Message;
+  alternatives: Message[];
+}
+
+/** Every message but system turns, alternatives included (the view picks one of each group). */
+function fromStored(stored: StoredMessage[]): Message[] {
   return stored
     .filter((m) => m.role !== 'system')
-    .filter((m) => m.role === 'user' || !m.parentId || keptReply.get(m.parentId) === m.id)
     .map((m) => ({
       id: m.id,
       role: m.role === 'user' ? 'user' : 'assistant',
       content: m.content,
       state: m.status,
+      parentId: m.parentId,
+      selected: m.selected,
     }));
+}
+
+/**
+ * What the conversation shows: each reply's group of alternatives in the place of its first one, showing the
+ * one being browsed, else the kept one, else the newest.
+ */
+function visibleMessages(all: Message[], browsing: ReadonlyMap<string, string>): Shown[] {
+  const groups = new Map<string, Message[]>();
+  for (const m of all) {
+    if (m.role !== 'assistant' || !m.parentId) continue;
+    const group = groups.get(m.parentId);
+    if (group) group.push(m);
+    else groups.set(m.parentId, [m]);
+  }
+  const shown: Shown[] = [];
+  for (const m of all) {
+    const alternatives = m.role === 'assistant' && m.parentId ? groups.get(m.parentId) : undefined;
+    if (!alternatives || !m.parentId) {
+      shown.push({ message: m, alternatives: [m] });
+      continue;
+    }
+    if (alternatives[0] !== m) continue;
+    const browsed = browsing.get(m.parentId);
+    const pick =
+      alternatives.find((a) => a.id === browsed) ??
+      alternatives.find((a) => a.selected) ??
+      alternatives[alternatives.length - 1] ??
+      m;
+    shown.push({ message: pick, alternatives });
+  }
+  return shown;
 }
 
 export function ChatPage({ conversationId }: { conversationId: string | undefined }) {
@@ -44,6 +84,8 @@ export function ChatPage({ conversationId }: { conversationId: string | undefine
   const [messages, setMessages] = useState<Message[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
+  /** Per user message, the alternative being looked at (not necessarily the kept one). */
+  const [browsing, setBrowsing] = useState<ReadonlyMap<string, string>>(new Map());
   const socketRef = useRef<ChatSocket | null>(null);
   const logRef = useRef<HTMLOListElement | null>(null);
 
@@ -61,6 +103,7 @@ export function ChatPage({ conversationId }: { conversationId: string | undefine
 
   useEffect(() => {
     setMessages([]);
+    setBrowsing(new Map());
     setError(null);
     if (!conversationId) return;
     let cancelled = false;
@@ -70,7 +113,7 @@ export function ChatPage({ conversationId }: { conversationId: string | undefine
       })
       .then(({ data, error: failure }) => {
         if (cancelled) return;
-        if (data) setMessages(visibleMessages(data.items));
+        if (data) setMessages(fromStored(data.items));
         else setError(errorMessage(failure, 'Could not load this conversation'));
       });
     return () => {
@@ -118,16 +161,31 @@ export function ChatPage({ conversationId }: { conversationId: string | undefine
   const current = conversations.find((c) => c.id === conversationId);
   const characterName = current ? (names.get(current.characterId) ?? 'Character') : 'Character';
 
-  const startReply = (ack: AckOrError, replaces?: string) => {
+  /** The new reply (or new alternative) of a user message, kept until the user picks another. */
+  const startReply = (ack: AckOrError, parentId: string) => {
     if ('error' in ack) {
       setError(ack.error.message);
       return false;
     }
-    const placeholder: Message = { id: ack.replyId, role: 'assistant', content: '', state: 'streaming' };
     setMessages((list) => {
-      const without = list.filter((m) => m.id !== ack.replyId);
-      return replaces ? without.map((m) => (m.id === replaces ? placeholder : m)) : [...without, placeholder];
+      // Deltas may arrive before the acknowledgement: keep what they brought.
+      const early = list.find((m) => m.id === ack.replyId);
+      const reply: Message = {
+        id: ack.replyId,
+        role: 'assistant',
+        content: early?.content ?? '',
+        state: early?.state ?? 'streaming',
+        parentId,
+        selected: true,
+      };
+      return [
+        ...list
+          .filter((m) => m.id !== ack.replyId)
+          .map((m) => (m.role === 'assistant' && m.parentId === parentId ? { ...m, selected: false } : m)),
+        reply,
+      ];
     });
+    setBrowsing((map) => new Map(map).set(parentId, ack.replyId));
     return true;
   };
 
@@ -149,39 +207,64 @@ export function ChatPage({ conversationId }: { conversationId: string | undefine
     if ('error' in ack) {
       setMessages((list) => list.filter((m) => m.id !== clientMessageId));
       setDraft(content);
-    } else {
-      const userMessageId = ack.userMessageId;
-      setMessages((list) => list.map((m) => (m.id === clientMessageId ? { ...m, id: userMessageId } : m)));
+      setError(ack.error.message);
+      return;
     }
-    startReply(ack);
+    const userMessageId = ack.userMessageId;
+    setMessages((list) => list.map((m) => (m.id === clientMessageId ? { ...m, id: userMessageId } : m)));
+    startReply(ack, userMessageId);
   };
 
   const stop = () => {
     if (streaming) socketRef.current?.emit('message:stop', { replyId: streaming.id }, () => undefined);
   };
 
-  const regenerate = async (replyId: string) => {
+  const regenerate = async (reply: Message) => {
     const socket = socketRef.current;
-    if (!socket || streaming) return;
+    const parentId = reply.parentId;
+    if (!socket || streaming || !parentId) return;
     setError(null);
     const ack = await socket
       .timeout(20_000)
-      .emitWithAck('message:regenerate', { replyId })
+      .emitWithAck('message:regenerate', { replyId: reply.id })
       .catch(
         (): AckOrError => ({ error: { code: 'timeout', message: 'The server did not answer; try again' } }),
       );
-    startReply(ack, replyId);
+    startReply(ack, parentId);
   };
 
-  const rate = async (message: Message, thumb: 'up' | 'down') => {
-    const next = message.thumb === thumb ? null : thumb;
+  const browse = (alternatives: Message[], to: number) => {
+    const target = alternatives[to];
+    if (target?.parentId) setBrowsing((map) => new Map(map).set(target.parentId ?? '', target.id));
+  };
+
+  /** Keeps this alternative: later turns see it instead of its siblings. */
+  const keep = async (reply: Message) => {
+    const { error: failure } = await api.POST('/v1/messages/{id}/select', {
+      params: { path: { id: reply.id } },
+    });
+    if (failure) {
+      setError(errorMessage(failure, 'Could not keep this reply'));
+      return;
+    }
+    setMessages((list) =>
+      list.map((m) =>
+        m.role === 'assistant' && m.parentId === reply.parentId ? { ...m, selected: m.id === reply.id } : m,
+      ),
+    );
+  };
+
+  const giveFeedback = async (message: Message, change: Pick<Message, 'thumb'> | Pick<Message, 'stars'>) => {
     const { error: failure } = await api.POST('/v1/messages/{id}/feedback', {
       params: { path: { id: message.id } },
-      body: { thumb: next },
+      body: change,
     });
     if (failure) setError(errorMessage(failure, 'Could not save your rating'));
-    else setMessages((list) => list.map((m) => (m.id === message.id ? { ...m, thumb: next } : m)));
+    else setMessages((list) => list.map((m) => (m.id === message.id ? { ...m, ...change } : m)));
   };
+
+  const rate = (message: Message, thumb: 'up' | 'down') =>
+    giveFeedback(message, { thumb: message.thumb === thumb ? null : thumb });
 
   const remove = async (id: string) => {
     if (!window.confirm('Delete this conversation and its messages?')) return;
@@ -195,7 +278,8 @@ export function ChatPage({ conversationId }: { conversationId: string | undefine
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) void send(event);
   };
 
-  const lastReply = [...messages].reverse().find((m) => m.role === 'assistant');
+  const shown = visibleMessages(messages, browsing);
+  const lastReply = [...shown].reverse().find((s) => s.message.role === 'assistant')?.message;
 
   return (
     <div className="chat">
@@ -237,7 +321,7 @@ export function ChatPage({ conversationId }: { conversationId: string | undefine
           <>
             <h1 className="conversation-heading">{current?.title ?? 'Conversation'}</h1>
             <ol className="messages" ref={logRef} aria-live="polite" aria-busy={streaming !== undefined}>
-              {messages.map((m, index) => (
+              {shown.map(({ message: m, alternatives }, index) => (
                 <li key={m.id} className={`message message-${m.role}`} data-state={m.state}>
                   <span className="message-author">{m.role === 'user' ? 'You' : characterName}</span>
                   <p className="message-text">
@@ -246,6 +330,15 @@ export function ChatPage({ conversationId }: { conversationId: string | undefine
                   </p>
                   {m.error && <p className="error">{m.error}</p>}
                   {/* The greeting answers nobody: only replies are rated and regenerated. */}
+                  {alternatives.length > 1 && (
+                    <Swipes
+                      alternatives={alternatives}
+                      current={m}
+                      disabled={!!streaming}
+                      onBrowse={(to) => browse(alternatives, to)}
+                      onKeep={() => void keep(m)}
+                    />
+                  )}
                   {m.role === 'assistant' && m.state !== 'streaming' && index > 0 && (
                     <div className="message-actions">
                       <button
@@ -266,8 +359,13 @@ export function ChatPage({ conversationId }: { conversationId: string | undefine
                       >
                         <ThumbIcon down />
                       </button>
-                      {m === lastReply && (
-                        <button type="button" onClick={() => void regenerate(m.id)} disabled={!!streaming}>
+                      <Stars
+                        name={`stars-${m.id}`}
+                        value={m.stars ?? null}
+                        onChange={(stars) => void giveFeedback(m, { stars })}
+                      />
+                      {m === lastReply && m.parentId && (
+                        <button type="button" onClick={() => void regenerate(m)} disabled={!!streaming}>
                           Regenerate
                         </button>
                       )}

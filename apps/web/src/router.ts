@@ -6,12 +6,17 @@ export type Route =
   | { page: 'sign-up' }
   | { page: 'characters' }
   | { page: 'me' }
-  | { page: 'chat'; conversationId?: string };
+  | { page: 'chat'; conversationId?: string }
+  | { page: 'experiments'; experimentId?: string };
 
 export function parseRoute(pathname: string): Route {
   if (pathname === '/sign-up') return { page: 'sign-up' };
   if (pathname === '/sign-in') return { page: 'sign-in' };
   if (pathname === '/me') return { page: 'me' };
+  const experiments = /^\/experiments(?:\/([0-9a-f-]{36}))?\/?$/i.exec(pathname);
+  if (experiments) {
+    return experiments[1] ? { page: 'experiments', experimentId: experiments[1] } : { page: 'experiments' };
+  }
   const chat = /^\/chat(?:\/([0-9a-f-]{36}))?\/?$/i.exec(pathname);
   if (chat) return chat[1] ? { page: 'chat', conversationId: chat[1] } : { page: 'chat' };
   return { page: 'characters' };

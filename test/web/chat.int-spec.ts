@@ -1,89 +1,24 @@
-import AxeBuilder from '@axe-core/playwright';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startChatFixture, type ChatFixture } from '../chat/chat-fixture';
-
-const ROOT = path.resolve(__dirname, '../..');
+import { type BrowserFixture, startBrowserFixture } from './browser-fixture';
 
 /** What page.evaluate reads in the browser (this file compiles without the DOM's types). */
 interface BrowserGlobals {
   localStorage: { getItem(key: string): string | null };
 }
-const WEB_SRC = path.join(ROOT, 'apps/web');
-const WEB_DIST = path.join(ROOT, 'dist/apps/web');
-
-/** The newest modification time under a folder (files only). */
-function newest(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
-    const full = path.join(dir, entry.name);
-    return Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
-  }, 0);
-}
-
-/** Builds the web app when dist is missing or older than its sources. */
-function ensureWebBuild(): void {
-  const index = path.join(WEB_DIST, 'index.html');
-  if (existsSync(index) && statSync(index).mtimeMs >= newest(WEB_SRC)) return;
-  execFileSync('npx', ['vite', 'build', '--config', 'apps/web/vite.config.mts', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-}
 
 describe('web app: chat in the browser', () => {
-  let fixture: ChatFixture;
-  let browser: Browser;
-  let page: Page;
-  const consoleErrors: string[] = [];
-  const failedResponses: string[] = [];
+  let w: BrowserFixture;
+  let fixture: BrowserFixture['fixture'];
+  let page: BrowserFixture['page'];
 
   beforeAll(async () => {
-    ensureWebBuild();
-    const executablePath = execFileSync('bash', [path.join(ROOT, 'tools/web/chromium.sh')], {
-      encoding: 'utf8',
-    }).trim();
-    fixture = await startChatFixture({ WEB_DIST_DIR: WEB_DIST });
-    browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    // A failed request is logged as a console error without its address: those are checked by response instead.
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-        consoleErrors.push(message.text());
-      }
-    });
-    page.on('response', (res) => {
-      // A character without a picture has no avatar (404): the page shows its initial instead.
-      const noAvatar = res.status() === 404 && /\/v1\/characters\/[0-9a-f-]{36}\/avatar$/.test(res.url());
-      if (res.status() >= 400 && !noAvatar) failedResponses.push(`${res.status()} ${res.url()}`);
-    });
+    w = await startBrowserFixture();
+    ({ fixture, page } = w);
   }, 180_000);
-
-  /** Phone-width and desktop screenshots of the page as it is, for docs/images (only with WEB_SCREENSHOTS=1). */
-  async function screenshots(name: string): Promise<void> {
-    if (process.env['WEB_SCREENSHOTS'] !== '1') return;
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(ROOT, `docs/images/web-${name}-phone.png`) });
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.screenshot({ path: path.join(ROOT, `docs/images/web-${name}.png`) });
-  }
-
-  /** No serious or critical axe violations on the page as it is now. */
-  async function expectAccessible(): Promise<void> {
-    const axe = await new AxeBuilder({ page }).analyze();
-    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-  }
 
   const isFeedback = (res: { url(): string; request(): { method(): string } }) =>
     /\/v1\/messages\/[0-9a-f-]{36}\/feedback$/.test(res.url()) && res.request().method() === 'POST';
 
-  afterAll(async () => {
-    await browser?.close();
-    await fixture?.close();
-  });
+  afterAll(() => w?.close());
 
   it('serves the page at / and leaves the API its JSON 404', async () => {
     const home = await fetch(`${fixture.gateway.url}/chat`, { headers: { accept: 'text/html' } });
@@ -100,13 +35,13 @@ describe('web app: chat in the browser', () => {
     await page.getByLabel('Display name').fill('Sam');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('a good passphrase');
-    await expectAccessible();
-    await screenshots('sign-up');
+    await w.expectAccessible();
+    await w.screenshots('sign-up');
     await page.getByRole('button', { name: 'Sign up' }).click();
 
     await page.getByRole('button', { name: /Mira/ }).waitFor();
-    await expectAccessible();
-    await screenshots('characters');
+    await w.expectAccessible();
+    await w.screenshots('characters');
     await page.getByRole('button', { name: /Mira/ }).click();
     await page.waitForURL(/\/chat\/[0-9a-f-]{36}$/);
     await page.getByText(/long day\?/).waitFor();
@@ -138,9 +73,8 @@ describe('web app: chat in the browser', () => {
     );
     expect(feedback).toEqual([{ thumb: 1 }]);
 
-    await expectAccessible();
-    expect(consoleErrors).toEqual([]);
-    expect(failedResponses).toEqual([]);
+    await w.expectAccessible();
+    w.expectNoPageErrors();
   }, 120_000);
 
   it('regenerates, browses back to the first reply, keeps it and gives it stars', async () => {
@@ -190,15 +124,14 @@ describe('web app: chat in the browser', () => {
     );
     expect(feedback).toEqual([{ message_id: first?.id, thumb: 1, stars: 4 }]);
 
-    await expectAccessible();
-    await screenshots('chat');
+    await w.expectAccessible();
+    await w.screenshots('chat');
 
     // A reload shows the kept alternative, first of two.
     await page.reload();
     await page.locator('.message-assistant:last-child .swipe-position', { hasText: '1/2' }).waitFor();
     await page.locator('.message-assistant:last-child').getByText('Kept').waitFor();
-    expect(consoleErrors).toEqual([]);
-    expect(failedResponses).toEqual([]);
+    w.expectNoPageErrors();
   }, 120_000);
 
   it('shows the Me page: consent, the inferred profile, and deleting the account', async () => {
@@ -231,8 +164,8 @@ describe('web app: chat in the browser', () => {
     await page.waitForSelector('.toggle input:checked');
     expect((await fixture.http(token, 'GET', '/v1/me')).body.trainingConsent).toBe(true);
 
-    await expectAccessible();
-    await screenshots('me');
+    await w.expectAccessible();
+    await w.screenshots('me');
 
     // Resetting the profile asks first.
     page.once('dialog', (dialog) => void dialog.accept());
@@ -259,9 +192,8 @@ describe('web app: chat in the browser', () => {
       ),
     ).toBeNull();
 
-    await expectAccessible();
-    await screenshots('sign-in');
-    expect(consoleErrors).toEqual([]);
-    expect(failedResponses).toEqual([]);
+    await w.expectAccessible();
+    await w.screenshots('sign-in');
+    w.expectNoPageErrors();
   }, 120_000);
 });

@@ -1,79 +1,18 @@
-import AxeBuilder from '@axe-core/playwright';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startChatFixture, type ChatFixture } from '../chat/chat-fixture';
+import { type BrowserFixture, startBrowserFixture } from './browser-fixture';
 
-const ROOT = path.resolve(__dirname, '../..');
-const WEB_SRC = path.join(ROOT, 'apps/web');
-const WEB_DIST = path.join(ROOT, 'dist/apps/web');
 const PASSWORD = 'a good passphrase';
 
-/** The newest modification time under a folder (files only). */
-function newest(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((latest, entry) => {
-    const full = path.join(dir, entry.name);
-    return Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
-  }, 0);
-}
-
-/** Builds the web app when dist is missing or older than its sources. */
-function ensureWebBuild(): void {
-  const index = path.join(WEB_DIST, 'index.html');
-  if (existsSync(index) && statSync(index).mtimeMs >= newest(WEB_SRC)) return;
-  execFileSync('npx', ['vite', 'build', '--config', 'apps/web/vite.config.mts', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-}
-
 describe('web app: experiments in the browser', () => {
-  let fixture: ChatFixture;
-  let browser: Browser;
-  let page: Page;
-  const consoleErrors: string[] = [];
-  const failedResponses: string[] = [];
+  let w: BrowserFixture;
+  let fixture: BrowserFixture['fixture'];
+  let page: BrowserFixture['page'];
 
   beforeAll(async () => {
-    ensureWebBuild();
-    const executablePath = execFileSync('bash', [path.join(ROOT, 'tools/web/chromium.sh')], {
-      encoding: 'utf8',
-    }).trim();
-    fixture = await startChatFixture({ WEB_DIST_DIR: WEB_DIST });
-    browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-        consoleErrors.push(message.text());
-      }
-    });
-    page.on('response', (res) => {
-      const noAvatar = res.status() === 404 && /\/v1\/characters\/[0-9a-f-]{36}\/avatar$/.test(res.url());
-      if (res.status() >= 400 && !noAvatar) failedResponses.push(`${res.status()} ${res.url()}`);
-    });
+    w = await startBrowserFixture();
+    ({ fixture, page } = w);
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await fixture?.close();
-  });
-
-  /** Phone-width and desktop screenshots of the page as it is, for docs/images (only with WEB_SCREENSHOTS=1). */
-  async function screenshots(name: string): Promise<void> {
-    if (process.env['WEB_SCREENSHOTS'] !== '1') return;
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(ROOT, `docs/images/web-${name}-phone.png`) });
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.screenshot({ path: path.join(ROOT, `docs/images/web-${name}.png`), fullPage: true });
-  }
-
-  async function expectAccessible(): Promise<void> {
-    const axe = await new AxeBuilder({ page }).analyze();
-    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-  }
+  afterAll(() => w?.close());
 
   /** A new account with these roles; returns its email and an access token. */
   async function account(roles: string[]): Promise<{ email: string; token: string }> {
@@ -126,7 +65,7 @@ describe('web app: experiments in the browser', () => {
     const treatment = page.getByRole('group', { name: 'Treatment arm 1' });
     await treatment.getByLabel('Checkpoint').selectOption('candidate-web');
     await page.getByLabel('Traffic (% of users)').fill('40');
-    await expectAccessible();
+    await w.expectAccessible();
     await page.getByRole('button', { name: 'Create experiment' }).click();
     await page.waitForURL(/\/experiments\/[0-9a-f-]{36}$/);
     const experimentId = /\/experiments\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
@@ -168,8 +107,8 @@ describe('web app: experiments in the browser', () => {
     );
     await composite.getByRole('cell', { name: '0.6', exact: true }).waitFor();
     await page.getByText(/Sample ratio mismatch: p = /).waitFor();
-    await expectAccessible();
-    await screenshots('experiments');
+    await w.expectAccessible();
+    await w.screenshots('experiments', { fullPage: true });
 
     // Stopping shows the reason.
     await page.getByRole('button', { name: 'Stop' }).click();
@@ -181,10 +120,9 @@ describe('web app: experiments in the browser', () => {
     await page.getByRole('link', { name: '← All experiments' }).click();
     await page.getByRole('link', { name: 'Candidate vs base' }).waitFor();
     await page.locator('.status', { hasText: 'stopped' }).waitFor();
-    await expectAccessible();
-    await screenshots('experiments-list');
-    expect(consoleErrors).toEqual([]);
-    expect(failedResponses).toEqual([]);
+    await w.expectAccessible();
+    await w.screenshots('experiments-list', { fullPage: true });
+    w.expectNoPageErrors();
   }, 120_000);
 
   it('keeps experiments from a plain user', async () => {
@@ -196,10 +134,9 @@ describe('web app: experiments in the browser', () => {
     expect(
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Experiments' }).count(),
     ).toBe(0);
-    await expectAccessible();
+    await w.expectAccessible();
     expect((await fixture.http(token, 'GET', '/v1/experiments')).status).toBe(403);
     expect((await fixture.http(token, 'GET', '/v1/checkpoints')).status).toBe(403);
-    expect(consoleErrors).toEqual([]);
-    expect(failedResponses).toEqual([]);
+    w.expectNoPageErrors();
   }, 60_000);
 });

@@ -24,7 +24,6 @@ export const orchestratorEnv = serviceEnv
     RL_PYTHON_PATH: z.string().min(1).default('python'),
     /** The base model's weights the serving endpoints run (the GGUF the local model server serves). */
     RL_BASE_GGUF: z.string().min(1).default('.infra/models/smollm2-135m-instruct.Q4_1.gguf'),
-    RL_BASE_MODEL_NAME: z.string().min(1).default('smollm2-135m-instruct'),
     /** The jobs' cache of heavy files (the base model's weights, llama.cpp's converter); theirs by default. */
     ECHOLOOP_CACHE_DIR: z.preprocess(unset, z.string().min(1).optional()),
     RL_MAX_STEPS: z.coerce.number().int().min(1).max(100_000).default(8),

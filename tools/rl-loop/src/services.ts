@@ -82,7 +82,6 @@ export async function startServices(config: LoopConfig, data: LoopDatabase, stac
     RL_PYTHON: stack.python,
     RL_PYTHON_PATH: path.join(ROOT, 'python'),
     RL_BASE_GGUF: stack.baseGguf,
-    RL_BASE_MODEL_NAME: config.baseModel,
     RL_WORK_DIR: config.workDir,
     RL_THRESHOLD_PAIRS: String(config.thresholdPairs),
     RL_THRESHOLD_POLL_SECONDS: String(config.thresholdPollSeconds),

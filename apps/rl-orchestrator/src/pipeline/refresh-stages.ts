@@ -164,12 +164,18 @@ export class RefreshStages {
   async gate(job: RlJobEntity): Promise<GateResult> {
     const entry = serving(job);
     if (!job.checkpointId || !entry) throw new JobFailure('not_served', 'the candidate was never served');
-    const [candidate, current] = await Promise.all([
-      this.checkpoint(job.checkpointId),
-      this.checkpoint(entry.defaultCheckpointId),
-    ]);
+    const registered = await this.gateway.checkpoints();
+    const find = (id: string) => {
+      const found = registered.find((c) => c.id === id);
+      if (!found) throw new JobFailure('checkpoint_missing', `checkpoint ${id} is not registered`);
+      return found;
+    };
     const snapshot = job.dataset as unknown as Snapshot;
-    return this.gates.run(candidate, current, path.join(snapshot.dir, snapshot.heldout.file));
+    return this.gates.run(
+      find(job.checkpointId),
+      find(entry.defaultCheckpointId),
+      path.join(snapshot.dir, snapshot.heldout.file),
+    );
   }
 
   /** Opens and starts candidate vs default; a draft is left when another experiment is running. */
@@ -219,14 +225,6 @@ export class RefreshStages {
   async discardSnapshot(job: RlJobEntity): Promise<void> {
     const dir = job.dataset?.['dir'];
     if (typeof dir === 'string') await rm(dir, { recursive: true, force: true });
-  }
-
-  private async checkpoint(id: string): Promise<CheckpointView> {
-    const current = await this.gateway.defaultCheckpoint();
-    if (current.id === id) return current;
-    const found = (await this.gateway.checkpoints()).find((c) => c.id === id);
-    if (!found) throw new JobFailure('checkpoint_missing', `checkpoint ${id} is not registered`);
-    return found;
   }
 }
 

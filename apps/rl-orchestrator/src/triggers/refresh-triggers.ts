@@ -17,7 +17,8 @@ export type TriggerOutcome =
 export interface NewData {
   since: string | null;
   turns: number;
-  pairs: number;
+  /** Counted only when a pairs threshold is set (it streams every new alternative). */
+  pairs: number | null;
 }
 
 /**
@@ -115,7 +116,7 @@ export class RefreshTriggers implements OnApplicationBootstrap, OnApplicationShu
     const since = await this.jobs.lastRequestedAt();
     const [turns, pairs] = await Promise.all([
       this.counter.turns(since),
-      this.env.RL_THRESHOLD_PAIRS > 0 ? this.counter.pairs(since) : Promise.resolve(0),
+      this.env.RL_THRESHOLD_PAIRS > 0 ? this.counter.pairs(since) : Promise.resolve(null),
     ]);
     return { since: since?.toISOString() ?? null, turns, pairs };
   }
@@ -138,7 +139,9 @@ export class RefreshTriggers implements OnApplicationBootstrap, OnApplicationShu
     const { RL_THRESHOLD_TURNS: turns, RL_THRESHOLD_PAIRS: pairs } = this.env;
     const met = [
       turns > 0 && data.turns >= turns ? `${data.turns} new labelled turns (threshold ${turns})` : null,
-      pairs > 0 && data.pairs >= pairs ? `${data.pairs} new preference pairs (threshold ${pairs})` : null,
+      pairs > 0 && data.pairs !== null && data.pairs >= pairs
+        ? `${data.pairs} new preference pairs (threshold ${pairs})`
+        : null,
     ].filter((reason): reason is string => reason !== null);
     if (met.length === 0) return;
     await this.request('threshold', { reason: met.join('; '), details: { ...data } });

@@ -8,6 +8,7 @@ import { startChatFixture, type ChatFixture } from '../chat/chat-fixture';
 const ROOT = path.resolve(__dirname, '../..');
 const WEB_SRC = path.join(ROOT, 'apps/web');
 const WEB_DIST = path.join(ROOT, 'dist/apps/web');
+export const PASSWORD = 'a good passphrase';
 
 /** The newest modification time under a folder (files only). */
 function newest(dir: string): number {
@@ -35,6 +36,10 @@ export interface BrowserFixture {
   expectNoPageErrors(): void;
   /** No serious or critical axe violations on the page as it is now. */
   expectAccessible(): Promise<void>;
+  /** A new account with these roles (email and password sign-in); returns its email and an access token. */
+  account(roles: string[]): Promise<{ email: string; token: string }>;
+  /** Signs in through the page (signing out whoever is signed in) and waits for the main nav. */
+  signIn(email: string): Promise<void>;
   /** Phone-width and desktop screenshots for docs/images (only with WEB_SCREENSHOTS=1). */
   screenshots(name: string, options?: { fullPage?: boolean }): Promise<void>;
   close(): Promise<void>;
@@ -61,9 +66,38 @@ export async function startBrowserFixture(): Promise<BrowserFixture> {
     const noAvatar = res.status() === 404 && /\/v1\/characters\/[0-9a-f-]{36}\/avatar$/.test(res.url());
     if (res.status() >= 400 && !noAvatar) failedResponses.push(`${res.status()} ${res.url()}`);
   });
+  let accounts = 0;
   return {
     fixture,
     page,
+    async account(roles) {
+      const email = `web-${roles.join('-')}-${Date.now()}-${++accounts}@example.com`;
+      const res = await fixture.http(undefined, 'POST', '/v1/auth/register', {
+        email,
+        password: PASSWORD,
+        displayName: 'Tester',
+      });
+      expect(res.status).toBe(201);
+      await fixture.db.query('UPDATE users SET roles = $1 WHERE id = $2', [roles, res.body.userId]);
+      const login = await fixture.http(undefined, 'POST', '/v1/auth/login', { email, password: PASSWORD });
+      return { email, token: login.body.accessToken };
+    },
+    async signIn(email) {
+      const signOut = page.getByRole('button', { name: 'Sign out' });
+      if (page.url().startsWith(fixture.gateway.url) && (await signOut.count()) > 0) {
+        await signOut.click();
+        await page.waitForURL(/\/sign-in$/);
+      } else {
+        await page.goto(`${fixture.gateway.url}/sign-in`);
+      }
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Me', exact: true })
+        .waitFor();
+    },
     expectNoPageErrors() {
       expect(consoleErrors).toEqual([]);
       expect(failedResponses).toEqual([]);

@@ -1,7 +1,5 @@
 import { type BrowserFixture, startBrowserFixture } from './browser-fixture';
 
-const PASSWORD = 'a good passphrase';
-
 describe('web app: experiments in the browser', () => {
   let w: BrowserFixture;
   let fixture: BrowserFixture['fixture'];
@@ -14,36 +12,8 @@ describe('web app: experiments in the browser', () => {
 
   afterAll(() => w?.close());
 
-  /** A new account with these roles; returns its email and an access token. */
-  async function account(roles: string[]): Promise<{ email: string; token: string }> {
-    const email = `exp-${roles.join('-')}-${Date.now()}@example.com`;
-    const res = await fixture.http(undefined, 'POST', '/v1/auth/register', {
-      email,
-      password: PASSWORD,
-      displayName: 'Experimenter',
-    });
-    expect(res.status).toBe(201);
-    await fixture.db.query('UPDATE users SET roles = $1 WHERE id = $2', [roles, res.body.userId]);
-    const login = await fixture.http(undefined, 'POST', '/v1/auth/login', { email, password: PASSWORD });
-    return { email, token: login.body.accessToken };
-  }
-
-  async function signIn(email: string): Promise<void> {
-    const signOut = page.getByRole('button', { name: 'Sign out' });
-    if (page.url().startsWith(fixture.gateway.url) && (await signOut.count()) > 0) {
-      await signOut.click();
-      await page.waitForURL(/\/sign-in$/);
-    } else {
-      await page.goto(`${fixture.gateway.url}/sign-in`);
-    }
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Me', exact: true })
-      .waitFor();
-  }
+  const account = (roles: string[]) => w.account(roles);
+  const signIn = (email: string) => w.signIn(email);
 
   it('lets an experimenter create, start and read an experiment with its chart', async () => {
     const { email, token } = await account(['user', 'experimenter']);
@@ -56,8 +26,7 @@ describe('web app: experiments in the browser', () => {
     expect(checkpoint.status).toBe(201);
 
     await signIn(email);
-    const nav = page.getByRole('navigation', { name: 'Main' });
-    await nav.getByRole('link', { name: 'Experiments' }).click();
+    await page.getByRole('navigation', { name: 'Team' }).getByRole('link', { name: 'Experiments' }).click();
     await page.waitForURL(/\/experiments$/);
     await page.getByText('No experiments yet.').waitFor();
 
@@ -131,9 +100,7 @@ describe('web app: experiments in the browser', () => {
     await page.goto(`${fixture.gateway.url}/experiments`);
     // Shown once the roles are known, so the nav below is settled too.
     await page.getByText('You do not have access').waitFor();
-    expect(
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Experiments' }).count(),
-    ).toBe(0);
+    expect(await page.getByRole('navigation', { name: 'Team' }).count()).toBe(0);
     await w.expectAccessible();
     expect((await fixture.http(token, 'GET', '/v1/experiments')).status).toBe(403);
     expect((await fixture.http(token, 'GET', '/v1/checkpoints')).status).toBe(403);

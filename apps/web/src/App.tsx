@@ -1,19 +1,60 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { api } from './api/client';
 import { loadTokens, onTokensChange, saveTokens } from './api/session';
 import { AuthPage } from './pages/AuthPage';
 import { CharactersPage } from './pages/CharactersPage';
 import { ChatPage } from './pages/ChatPage';
 import { MePage } from './pages/MePage';
-import { navigate, useRoute } from './router';
+import { navigate, STAFF_SECTIONS, useRoute, type Route, type StaffSection } from './router';
+import { mayOpen, STAFF_PAGES } from './staff-pages';
 
-/** Staff pages load on demand, so the chat's bundle does not carry them. */
-const ExperimentsPage = lazy(() =>
-  import('./pages/ExperimentsPage').then((m) => ({ default: m.ExperimentsPage })),
-);
+/** A link the router follows in place (a plain link for a new tab or a copied address). */
+function NavLink({ href, current, children }: { href: string; current: boolean; children: ReactNode }) {
+  return (
+    <a
+      href={href}
+      aria-current={current ? 'page' : undefined}
+      onClick={(event) => {
+        if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+        event.preventDefault();
+        navigate(href);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
 
-/** Roles that may run experiments (admins pass every role check). */
-const canExperiment = (roles: readonly string[]) => roles.includes('experimenter') || roles.includes('admin');
+function StaffPage({ section, id, roles }: { section: StaffSection; id?: string; roles: string[] | null }) {
+  const { label, component: Page } = STAFF_PAGES[section];
+  if (roles === null) return <p className="page muted">Loading…</p>;
+  if (!mayOpen(section, roles)) {
+    return (
+      <section className="page">
+        <h1>{label}</h1>
+        <p role="alert">You do not have access to {label.toLowerCase()}.</p>
+      </section>
+    );
+  }
+  return (
+    <Suspense fallback={<p className="page muted">Loading…</p>}>
+      <Page id={id} />
+    </Suspense>
+  );
+}
+
+function currentPage(route: Route, roles: string[] | null) {
+  switch (route.page) {
+    case 'staff':
+      return <StaffPage section={route.section} id={route.id} roles={roles} />;
+    case 'chat':
+      return <ChatPage conversationId={route.conversationId} />;
+    case 'me':
+      return <MePage />;
+    default:
+      return <CharactersPage canImport={roles?.includes('admin') ?? false} />;
+  }
+}
 
 export function App() {
   const route = useRoute();
@@ -44,6 +85,7 @@ export function App() {
     saveTokens(null);
     navigate('/sign-in');
   };
+  const staffSections = roles ? STAFF_SECTIONS.filter((section) => mayOpen(section, roles)) : [];
 
   return (
     <div className="app">
@@ -53,74 +95,35 @@ export function App() {
       <header className="topbar">
         <span className="brand">Echoloop</span>
         <nav aria-label="Main">
-          <a
-            href="/"
-            aria-current={route.page === 'characters' ? 'page' : undefined}
-            onClick={(event) => {
-              event.preventDefault();
-              navigate('/');
-            }}
-          >
+          <NavLink href="/" current={route.page === 'characters'}>
             Characters
-          </a>
-          <a
-            href="/chat"
-            aria-current={route.page === 'chat' ? 'page' : undefined}
-            onClick={(event) => {
-              event.preventDefault();
-              navigate('/chat');
-            }}
-          >
+          </NavLink>
+          <NavLink href="/chat" current={route.page === 'chat'}>
             Chats
-          </a>
-          <a
-            href="/me"
-            aria-current={route.page === 'me' ? 'page' : undefined}
-            onClick={(event) => {
-              event.preventDefault();
-              navigate('/me');
-            }}
-          >
+          </NavLink>
+          <NavLink href="/me" current={route.page === 'me'}>
             Me
-          </a>
-          {roles && canExperiment(roles) && (
-            <a
-              href="/experiments"
-              aria-current={route.page === 'experiments' ? 'page' : undefined}
-              onClick={(event) => {
-                event.preventDefault();
-                navigate('/experiments');
-              }}
-            >
-              Experiments
-            </a>
-          )}
+          </NavLink>
         </nav>
         <button type="button" className="link-button" onClick={() => void signOut()}>
           Sign out
         </button>
       </header>
+      {staffSections.length > 0 && (
+        <nav aria-label="Team" className="team-nav">
+          {staffSections.map((section) => (
+            <NavLink
+              key={section}
+              href={`/${section}`}
+              current={route.page === 'staff' && route.section === section}
+            >
+              {STAFF_PAGES[section].label}
+            </NavLink>
+          ))}
+        </nav>
+      )}
       <main id="main" tabIndex={-1}>
-        {route.page === 'experiments' ? (
-          roles === null ? (
-            <p className="page muted">Loading…</p>
-          ) : canExperiment(roles) ? (
-            <Suspense fallback={<p className="page muted">Loading…</p>}>
-              <ExperimentsPage experimentId={route.experimentId} />
-            </Suspense>
-          ) : (
-            <section className="page">
-              <h1>Experiments</h1>
-              <p role="alert">You do not have access to experiments.</p>
-            </section>
-          )
-        ) : route.page === 'chat' ? (
-          <ChatPage conversationId={route.conversationId} />
-        ) : route.page === 'me' ? (
-          <MePage />
-        ) : (
-          <CharactersPage />
-        )}
+        {currentPage(route, roles)}
       </main>
     </div>
   );

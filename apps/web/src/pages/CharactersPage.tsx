@@ -8,7 +8,8 @@ type Character =
   paths['/v1/characters']['get']['responses'][200]['content']['application/json']['items'][number];
 
 /** The characters to chat with; choosing one starts a conversation with its greeting. */
-export function CharactersPage() {
+export function CharactersPage({ canImport }: { canImport: boolean }) {
+  void canImport;
   const [characters, setCharacters] = useState<Character[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [starting, setStarting] = useState<string | null>(null);

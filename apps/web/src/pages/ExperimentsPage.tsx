@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { api, errorMessage } from '../api/client';
 import { navigate } from '../router';
+import type { StaffPageProps } from '../staff-pages';
 import { DifferenceChart } from './DifferenceChart';
 
 // The gateway documents these responses as open objects: their shapes, from experiments and results services.
@@ -77,8 +78,8 @@ function ErrorNote({ error }: { error: string | null }) {
 }
 
 /** Experiments over checkpoints (experimenters and admins): the list and a new one, or one's results. */
-export function ExperimentsPage({ experimentId }: { experimentId?: string | undefined }) {
-  return experimentId ? <ExperimentDetail id={experimentId} /> : <ExperimentList />;
+export function ExperimentsPage({ id }: StaffPageProps) {
+  return id ? <ExperimentDetail id={id} /> : <ExperimentList />;
 }
 
 function ExperimentList() {

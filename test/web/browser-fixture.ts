@@ -7,7 +7,8 @@ import { startChatFixture, type ChatFixture } from '../chat/chat-fixture';
 
 const ROOT = path.resolve(__dirname, '../..');
 const WEB_SRC = path.join(ROOT, 'apps/web');
-const WEB_DIST = path.join(ROOT, 'dist/apps/web');
+// WEB_TEST_DIST gives a run its own build folder, so parallel runs never rebuild one another's files.
+const WEB_DIST = process.env['WEB_TEST_DIST'] ?? path.join(ROOT, 'dist/apps/web');
 export const PASSWORD = 'a good passphrase';
 
 /** The newest modification time under a folder (files only). */
@@ -22,10 +23,24 @@ function newest(dir: string): number {
 function ensureWebBuild(): void {
   const index = path.join(WEB_DIST, 'index.html');
   if (existsSync(index) && statSync(index).mtimeMs >= newest(WEB_SRC)) return;
-  execFileSync('npx', ['vite', 'build', '--config', 'apps/web/vite.config.mts', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    'npx',
+    [
+      'vite',
+      'build',
+      '--config',
+      'apps/web/vite.config.mts',
+      '--outDir',
+      WEB_DIST,
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+    ],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
 }
 
 /** The gateway serving the built web app (chat fixture, scripted model) and one headless Chromium page on it. */

@@ -310,6 +310,50 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
       expect(f.vllm.requests.at(-1)?.aborted).toBe(true);
     });
 
+    it('a client that drops mid-reply resumes it on a new connection with nothing lost or doubled', async () => {
+      const long = 'word '.repeat(120).trim();
+      f.vllm.setReply(replyWith(long));
+      f.vllm.setFaults({ tokensPerSecond: 60 });
+      const { token } = await f.register();
+      const { id: conversationId } = await newConversation(token);
+      const first = await f.connect(token);
+      const firstDelta = new Promise((resolve) => first.once('message:delta', resolve));
+      const ack = await first.emitWithAck('message:send', {
+        conversationId,
+        content: 'tell me a long story',
+        clientMessageId: 'r1',
+      });
+      await firstDelta;
+      first.disconnect();
+
+      const second = await f.connect(token);
+      const deltas: { index: number; delta: string }[] = [];
+      second.on('message:delta', (event: { index: number; delta: string }) => deltas.push(event));
+      const done = new Promise<{ content: string }>((resolve) => second.once('message:done', resolve));
+      const resumed = await second.emitWithAck('message:resume', { conversationId });
+      expect(resumed.replies).toEqual([
+        expect.objectContaining({ replyId: ack.replyId, userMessageId: ack.userMessageId }),
+      ]);
+      const [snapshot] = resumed.replies;
+      expect(snapshot.content.length).toBeGreaterThan(0);
+      // Resuming twice on one socket does not double the deltas.
+      await second.emitWithAck('message:resume', { conversationId });
+      const final = await done;
+      const later = deltas.filter((d) => d.index > snapshot.index);
+      expect(new Set(later.map((d) => d.index)).size).toBe(later.length);
+      expect(snapshot.content + later.map((d) => d.delta).join('')).toBe(final.content);
+      expect(final.content).toBe(long);
+
+      // Nothing streams any more, and someone else's conversation is not theirs to resume.
+      expect(await second.emitWithAck('message:resume', { conversationId })).toEqual({ replies: [] });
+      const other = await f.register();
+      const stranger = await f.connect(other.token);
+      expect(await stranger.emitWithAck('message:resume', { conversationId })).toMatchObject({
+        error: { code: 'not_found' },
+      });
+      f.vllm.setFaults(undefined);
+    });
+
     it('tells the client the model failed, with retryable set, within the timeouts', async () => {
       const { token } = await f.register();
       const { id: conversationId } = await newConversation(token);
@@ -466,6 +510,15 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
         turn.done.replyId,
       ]);
       expect(rows).toEqual([{ thumb: 1, stars: null }]);
+      // The conversation, read again (a reload), shows the user their own rating on the reply only.
+      const listed = await f.http(token, 'GET', `/v1/conversations/${conversationId}/messages`);
+      expect(listed.body.items.map((m: { role: string; feedback: unknown }) => [m.role, m.feedback])).toEqual(
+        [
+          ['assistant', null],
+          ['user', null],
+          ['assistant', { thumb: 'up', stars: null }],
+        ],
+      );
       const events = await findOnTopic(
         testKafka('feedback'),
         TOPICS.chatFeedbackV2,

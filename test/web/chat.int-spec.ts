@@ -134,6 +134,53 @@ describe('web app: chat in the browser', () => {
     w.expectNoPageErrors();
   }, 120_000);
 
+  it('stops a streaming reply, and after a reload mid-reply picks the reply up where it is', async () => {
+    // The fake model echoes the user's message; these are streamed slowly enough to act on mid-reply.
+    fixture.vllm.setFaults((request) =>
+      request.messages.findLast((m) => m.role === 'user')?.content.includes('slowly')
+        ? { tokensPerSecond: 25 }
+        : undefined,
+    );
+    const streamingText = page.locator('.message-assistant[data-state="streaming"] .message-text');
+    const say = async (text: string) => {
+      await page.getByLabel('Message').fill(text);
+      await page.keyboard.press('Enter');
+      await streamingText.filter({ hasText: 'and then' }).waitFor();
+    };
+
+    await say(`Tell it slowly: ${'and then '.repeat(60)}the end`);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.locator('.message-assistant[data-state="cancelled"]').getByText('(stopped)').waitFor();
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    const conversationId = /\/chat\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
+    const newest = async () =>
+      (
+        (await fixture.db.query(
+          `SELECT status, content FROM messages WHERE conversation_id = $1 AND role = 'assistant'
+            ORDER BY created_at DESC LIMIT 1`,
+          [conversationId],
+        )) as { status: string; content: string }[]
+      )[0];
+    expect((await newest())?.status).toBe('cancelled');
+
+    const story = `Again slowly: ${'and then '.repeat(60)}the end`;
+    await say(story);
+    await page.reload();
+    // After the reload the reply is still streaming, every view of it a prefix of the whole (nothing doubled).
+    await streamingText.waitFor();
+    for (let i = 0; i < 5 && (await streamingText.count()) > 0; i++) {
+      const text = ((await streamingText.textContent().catch(() => '')) ?? '').replace(/…$/, '');
+      expect(story.startsWith(text)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    const finished = page.locator('.message-assistant[data-state="complete"]').last();
+    await finished.getByText('the end', { exact: false }).waitFor();
+    expect((await finished.locator('.message-text').textContent())?.trim()).toBe(story);
+    expect(await newest()).toEqual({ status: 'complete', content: story });
+    fixture.vllm.setFaults(undefined);
+    w.expectNoPageErrors();
+  }, 120_000);
+
   it('shows the Me page: consent, the inferred profile, and deleting the account', async () => {
     const token = await page.evaluate(
       () =>
@@ -161,7 +208,7 @@ describe('web app: chat in the browser', () => {
     );
     await consent.click();
     expect((await patched).status()).toBe(200);
-    await page.waitForSelector('.toggle input:checked');
+    await page.getByRole('checkbox', { name: /help train/, checked: true }).waitFor();
     expect((await fixture.http(token, 'GET', '/v1/me')).body.trainingConsent).toBe(true);
 
     await w.expectAccessible();
@@ -177,6 +224,23 @@ describe('web app: chat in the browser', () => {
     await page.getByText(/forgotten what it inferred/).waitFor();
     await page.getByText(/^Nothing yet/).waitFor();
     expect(await page.locator('.evidence').count()).toBe(0);
+
+    // Inference can be turned off, and on again.
+    const inference = page.getByRole('checkbox', { name: /learn how I talk/ });
+    const settings = () =>
+      page.waitForResponse(
+        (res) => /\/v1\/me\/profile$/.test(res.url()) && res.request().method() === 'PATCH',
+      );
+    let saved = settings();
+    await inference.click();
+    expect((await saved).status()).toBe(200);
+    await page.getByText('You turned inference off: nothing is inferred about you.').waitFor();
+    expect((await fixture.http(token, 'GET', '/v1/me/profile')).body.inferenceEnabled).toBe(false);
+    saved = settings();
+    await inference.click();
+    expect((await saved).status()).toBe(200);
+    await page.getByRole('checkbox', { name: /learn how I talk/, checked: true }).waitFor();
+    expect((await fixture.http(token, 'GET', '/v1/me/profile')).body.inferenceEnabled).toBe(true);
 
     // Deleting the account asks first, then signs out.
     await page.getByRole('button', { name: 'Delete my account…' }).click();

@@ -3,7 +3,7 @@ import { api } from './api/client';
 import { loadTokens, onTokensChange, saveTokens } from './api/session';
 import { AuthPage } from './pages/AuthPage';
 import { CharactersPage } from './pages/CharactersPage';
-import { ChatPage } from './pages/ChatPage';
+import { ChatPage } from './pages/chat/ChatPage';
 import { MePage } from './pages/MePage';
 import { navigate, STAFF_SECTIONS, useRoute, type Route, type StaffSection } from './router';
 import { mayOpen, STAFF_PAGES } from './staff-pages';

@@ -11,10 +11,10 @@ import type { Namespace, Socket } from 'socket.io';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
-import { regenerateSchema, sendMessageSchema, stopSchema } from './chat.schemas';
+import { regenerateSchema, resumeSchema, sendMessageSchema, stopSchema } from './chat.schemas';
 import { type ChatSocket, SocketSessions } from './socket-sessions';
 import type { TurnSink } from './turn-sink';
-import { TurnService, type TurnAck } from './turn.service';
+import { type ReplyInProgress, TurnService, type TurnAck } from './turn.service';
 
 type AckOrError = TurnAck | { error: { code: string; message: string; details?: unknown } };
 
@@ -88,6 +88,35 @@ export class ChatGateway implements OnGatewayInit {
     }
   }
 
+  @SubscribeMessage('message:resume')
+  @ApiEvent({
+    payload: resumeSchema,
+    summary:
+      'After a reconnect or a reload: the replies still streaming in this conversation, with their text so far ' +
+      '(deltas up to `index`); the later deltas follow as usual',
+  })
+  async resume(
+    @ConnectedSocket() client: ChatSocket,
+    @MessageBody() body: unknown,
+  ): Promise<{ replies: ReplyInProgress[] } | { error: { code: string; message: string } }> {
+    const parsed = resumeSchema.safeParse(body);
+    if (!parsed.success) {
+      return { error: { code: 'validation_failed', message: 'message:resume is invalid' } };
+    }
+    try {
+      const replies = await this.turns.resume(
+        principalOf(client).userId,
+        parsed.data.conversationId,
+        socketSink(client),
+      );
+      return { replies };
+    } catch (error) {
+      const { code, message } = describe(error);
+      if (code === 'internal') this.logger.error(error);
+      return { error: { code, message } };
+    }
+  }
+
   @SubscribeMessage('message:stop')
   @ApiEvent({ payload: stopSchema, summary: 'Stops a reply that is streaming' })
   stop(@ConnectedSocket() client: ChatSocket, @MessageBody() body: unknown): { stopped: boolean } {
@@ -99,6 +128,7 @@ export class ChatGateway implements OnGatewayInit {
 
 function socketSink(client: Socket): TurnSink {
   return {
+    key: client.id,
     delta: (event) => client.emit('message:delta', event),
     done: (event) => client.emit('message:done', event),
     error: (event) => client.emit('message:error', event),

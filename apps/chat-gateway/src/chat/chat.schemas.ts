@@ -18,3 +18,5 @@ export const stopSchema = z.object({ replyId: z.uuid() }).strict();
 export const regenerateSchema = stopSchema;
 
 export type SendMessageInput = z.infer<ReturnType<typeof sendMessageSchema>>;
+
+export const resumeSchema = z.object({ conversationId: z.uuid() }).strict();

@@ -54,10 +54,22 @@ interface TurnInProgress {
 
 interface InFlight {
   userId: string;
+  conversationId: string;
   replyId: string;
   abort: AbortController;
-  /** The sender's sink plus any duplicate sends of the same message while it streams. */
+  /** The sender's sink plus any duplicate sends and resumed clients while it streams. */
   sinks: TurnSink[];
+  /** What the deltas so far carried, for a client that resumes mid-reply. */
+  streamed: string;
+  lastIndex: number;
+}
+
+/** A reply still streaming, as a resuming client picks it up: its deltas so far, up to `index`, as one text. */
+export interface ReplyInProgress {
+  replyId: string;
+  userMessageId: string;
+  index: number;
+  content: string;
 }
 
 /**
@@ -136,8 +148,8 @@ export class TurnService {
     const existing = await this.db
       .getRepository(MessageEntity)
       .findOneBy({ conversationId, clientMessageId });
-    const resumed = existing && (await this.resume(existing, sink));
-    if (resumed) return resumed;
+    const answered = existing && (await this.answerResend(existing, sink));
+    if (answered) return answered;
     return this.withStreamSlot(userId, async () => {
       // A resend of a message whose reply failed is a retry: it was counted when first sent.
       const message = existing ?? (await this.storeUserMessage(userId, input));
@@ -154,7 +166,7 @@ export class TurnService {
   }
 
   /** A resend of a message already answered or being answered: never a second turn. */
-  private async resume(message: MessageEntity, sink: TurnSink): Promise<TurnAck | undefined> {
+  private async answerResend(message: MessageEntity, sink: TurnSink): Promise<TurnAck | undefined> {
     const joined = this.join(message.id, sink);
     if (joined) return joined;
     const reply = await this.db.getRepository(MessageEntity).findOne({
@@ -258,13 +270,42 @@ export class TurnService {
     // Two requests for the same message that raced past their checks share one reply.
     const joined = this.join(message.id, sink);
     if (joined) return joined;
-    const running: InFlight = { userId, replyId: randomUUID(), abort: new AbortController(), sinks: [sink] };
+    const running: InFlight = {
+      userId,
+      conversationId: conversation.id,
+      replyId: randomUUID(),
+      abort: new AbortController(),
+      sinks: [sink],
+      streamed: '',
+      lastIndex: -1,
+    };
     this.inFlight.set(message.id, running);
     const turn = { userId, conversation, userMessage: message, replyId: running.replyId, regenerated };
-    void this.reply(turn, running.abort.signal, fanOut(running.sinks)).finally(() => {
+    void this.reply(turn, running.abort.signal, fanOut(running)).finally(() => {
       this.inFlight.delete(message.id);
     });
     return { userMessageId: message.id, replyId: running.replyId };
+  }
+
+  /**
+   * A client back after a dropped connection (or a reload) picks up the replies still streaming in one of the
+   * user's conversations: what streamed so far now, the rest as it comes. A sink with the same `key` (the same
+   * socket resuming twice) replaces the earlier one rather than doubling the deltas.
+   */
+  async resume(userId: string, conversationId: string, sink: TurnSink): Promise<ReplyInProgress[]> {
+    await this.conversations.owned(userId, conversationId);
+    const replies: ReplyInProgress[] = [];
+    for (const [userMessageId, running] of this.inFlight) {
+      if (running.userId !== userId || running.conversationId !== conversationId) continue;
+      running.sinks = [...running.sinks.filter((s) => !sink.key || s.key !== sink.key), sink];
+      replies.push({
+        replyId: running.replyId,
+        userMessageId,
+        index: running.lastIndex,
+        content: running.streamed,
+      });
+    }
+    return replies;
   }
 
   /** Cancels a running reply (and its upstream request); false when there is none for this user. */
@@ -601,11 +642,16 @@ interface PersistedTurn {
   replyContent: string;
 }
 
-function fanOut(sinks: TurnSink[]): TurnSink {
+/** Every sink of a running reply, read at each event (resumed clients join while it streams). */
+function fanOut(running: InFlight): TurnSink {
   return {
-    delta: (event) => sinks.forEach((s) => s.delta(event)),
-    done: (event) => sinks.forEach((s) => s.done(event)),
-    error: (event) => sinks.forEach((s) => s.error(event)),
+    delta: (event) => {
+      running.streamed += event.delta;
+      running.lastIndex = event.index;
+      running.sinks.forEach((s) => s.delta(event));
+    },
+    done: (event) => running.sinks.forEach((s) => s.done(event)),
+    error: (event) => running.sinks.forEach((s) => s.error(event)),
   };
 }
 

@@ -36,3 +36,21 @@ export const createCheckpointSchema = z
   .strict();
 
 export type CreateCheckpointInput = z.infer<typeof createCheckpointSchema>;
+
+/** A registered checkpoint as the routes answer it (an endpoint's key is only ever named, never shown). */
+export const checkpointView = z.object({
+  id: z.string(),
+  modelName: z.string(),
+  endpoints: z.array(z.object({ baseUrl: z.string(), apiKeyEnv: z.string().optional() })),
+  decoding: z.object({
+    temperature: z.number().optional(),
+    topP: z.number().optional(),
+    maxTokens: z.number().int().optional(),
+    stop: z.array(z.string()).optional(),
+  }),
+  contextTokens: z.number().int(),
+  status: z.enum(CHECKPOINT_STATUSES),
+  isDefault: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+export const checkpointList = z.object({ items: z.array(checkpointView) });

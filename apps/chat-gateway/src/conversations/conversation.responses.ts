@@ -31,7 +31,12 @@ export const conversationListResponse = z.object({
   ),
 });
 
+/** Your own rating of a reply, as you gave it; null when you gave none. */
+const yourFeedback = z
+  .object({ thumb: z.enum(['up', 'down']).nullable(), stars: z.number().int().min(1).max(5).nullable() })
+  .nullable();
+
 export const messagePageResponse = z.object({
-  items: z.array(messageResponse),
+  items: z.array(messageResponse.extend({ feedback: yourFeedback })),
   nextBefore: z.uuid().nullable().describe('Pass as `before` for the previous page; null on the first one'),
 });

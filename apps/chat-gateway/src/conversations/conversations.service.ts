@@ -1,7 +1,13 @@
-import { CharacterEntity, ConversationEntity, MessageEntity, UserEntity } from '@echoloop/persistence';
+import {
+  CharacterEntity,
+  ConversationEntity,
+  FeedbackEntity,
+  MessageEntity,
+  UserEntity,
+} from '@echoloop/persistence';
 import { BadRequestException, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import {
   applyMacros,
   characterCardSchema,
@@ -114,7 +120,28 @@ export class ConversationsService {
     const rows = await query.getMany();
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit).reverse();
-    return { items: page.map(messageView), nextBefore: hasMore ? (page[0]?.id ?? null) : null };
+    const feedback = await this.feedbackOn(userId, page);
+    return {
+      items: page.map((m) => ({ ...messageView(m), feedback: feedback.get(m.id) ?? null })),
+      nextBefore: hasMore ? (page[0]?.id ?? null) : null,
+    };
+  }
+
+  /** The user's own thumbs and stars on these messages, so a reloaded conversation shows them. */
+  private async feedbackOn(userId: string, messages: MessageEntity[]) {
+    const replies = messages.filter((m) => m.role === 'assistant').map((m) => m.id);
+    const rows = replies.length
+      ? await this.db.getRepository(FeedbackEntity).findBy({ userId, messageId: In(replies) })
+      : [];
+    return new Map(
+      rows.map((f) => [
+        f.messageId,
+        {
+          thumb: f.thumb === 1 ? ('up' as const) : f.thumb === -1 ? ('down' as const) : null,
+          stars: f.stars,
+        },
+      ]),
+    );
   }
 
   async remove(userId: string, conversationId: string): Promise<void> {

@@ -8,6 +8,13 @@ export interface TurnAck {
   replyId: string;
 }
 export type AckOrError = TurnAck | { error: { code: string; message: string } };
+/** A reply still streaming when a client resumes: the text of its deltas up to `index`. */
+export interface ReplyInProgress {
+  replyId: string;
+  userMessageId: string;
+  index: number;
+  content: string;
+}
 export interface DeltaEvent {
   conversationId: string;
   replyId: string;
@@ -42,6 +49,10 @@ interface ClientEvents {
   ) => void;
   'message:regenerate': (payload: { replyId: string }, ack: (result: AckOrError) => void) => void;
   'message:stop': (payload: { replyId: string }, ack: (result: { stopped: boolean }) => void) => void;
+  'message:resume': (
+    payload: { conversationId: string },
+    ack: (result: { replies: ReplyInProgress[] } | { error: { code: string; message: string } }) => void,
+  ) => void;
 }
 
 export type ChatSocket = Socket<ServerEvents, ClientEvents>;

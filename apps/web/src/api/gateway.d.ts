@@ -372,10 +372,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** @description Requires one of the roles: experimenter, analyst. */
+    /**
+     * The registered checkpoints (the default, candidates, retired ones)
+     * @description Requires one of the roles: experimenter, analyst.
+     */
     get: operations['CheckpointsController_list'];
     put?: never;
-    /** @description Requires one of the roles: experimenter. */
+    /**
+     * Registers a checkpoint served by vLLM-compatible endpoints
+     * @description Requires one of the roles: experimenter.
+     */
     post: operations['CheckpointsController_create'];
     delete?: never;
     options?: never;
@@ -392,7 +398,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** @description Requires one of the roles: experimenter. */
+    /**
+     * Retires a checkpoint: no new turn or experiment uses it
+     * @description Requires one of the roles: experimenter.
+     */
     post: operations['CheckpointsController_retire'];
     delete?: never;
     options?: never;
@@ -460,6 +469,100 @@ export interface paths {
     };
     /** A page of messages, oldest first */
     get: operations['ConversationsController_messages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/evaluations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Evaluations, newest first
+     * @description 503 when the eval-runner is not configured or not reachable.
+     *
+     *     Requires one of the roles: experimenter, analyst.
+     */
+    get: operations['EvaluationsController_list'];
+    put?: never;
+    /**
+     * Starts an evaluation of a checkpoint on the sentient benchmark, in the background
+     * @description 422 when the checkpoint cannot be served or a profile is unknown. 503 when the eval-runner is not configured or not reachable.
+     *
+     *     Requires one of the roles: experimenter.
+     */
+    post: operations['EvaluationsController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/evaluations/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An evaluation with its report so far
+     * @description 503 when the eval-runner is not configured or not reachable.
+     *
+     *     Requires one of the roles: experimenter, analyst.
+     */
+    get: operations['EvaluationsController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/evaluations/{id}/report.html': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The report as an HTML page (sandboxed: no script runs in it)
+     * @description 503 when the eval-runner is not configured or not reachable.
+     *
+     *     Requires one of the roles: experimenter, analyst.
+     */
+    get: operations['EvaluationsController_html'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/evaluations/compare': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Two evaluations' reports side by side
+     * @description 503 when the eval-runner is not configured or not reachable.
+     *
+     *     Requires one of the roles: experimenter, analyst.
+     */
+    get: operations['EvaluationsController_compare'];
     put?: never;
     post?: never;
     delete?: never;
@@ -762,6 +865,100 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/rl/jobs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * RL jobs, newest first
+     * @description 503 when the RL orchestrator is not configured or not reachable.
+     *
+     *     Requires one of the roles: experimenter, analyst.
+     */
+    get: operations['RlJobsController_list'];
+    put?: never;
+    /**
+     * Starts a refresh by hand
+     * @description 409 `refresh_running` (with the running job's id) while one is active. 503 when the RL orchestrator is not configured or not reachable.
+     *
+     *     Requires one of the roles: experimenter.
+     */
+    post: operations['RlJobsController_start'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/rl/jobs/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An RL job: stage, dataset, metrics, gate and its log's tail
+     * @description 503 when the RL orchestrator is not configured or not reachable.
+     *
+     *     Requires one of the roles: experimenter, analyst.
+     */
+    get: operations['RlJobsController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/rl/jobs/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Asks for a job to be cancelled
+     * @description 409 `job_ended` when it already ended. 503 when the RL orchestrator is not configured or not reachable.
+     *
+     *     Requires one of the roles: experimenter.
+     */
+    post: operations['RlJobsController_cancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/rl/triggers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The refresh triggers: schedule, thresholds, new data and recent decisions with reasons
+     * @description 503 when the RL orchestrator is not configured or not reachable.
+     *
+     *     Requires one of the roles: experimenter, analyst.
+     */
+    get: operations['RlJobsController_triggers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/turns': {
     parameters: {
       query?: never;
@@ -771,7 +968,7 @@ export interface paths {
     };
     /**
      * Labelled turns with their rewards, feedback and context (analysts)
-     * @description Filters: time range, character, checkpoint, experiment and arm, labeller version, reward component ranges, live-emotion delta, thumb, stars, language. Stable order (replied at, then id); cursor paging.
+     * @description Filters: time range, character, conversation (its turns in order), checkpoint, experiment and arm, labeller version, reward component ranges, live-emotion delta, thumb, stars, language. Stable order (replied at, then id); cursor paging.
      *
      *     Requires one of the roles: analyst.
      */
@@ -1655,7 +1852,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            items: {
+              contextTokens: number;
+              /** Format: date-time */
+              createdAt: string;
+              decoding: {
+                maxTokens?: number;
+                stop?: string[];
+                temperature?: number;
+                topP?: number;
+              };
+              endpoints: {
+                apiKeyEnv?: string;
+                baseUrl: string;
+              }[];
+              id: string;
+              isDefault: boolean;
+              modelName: string;
+              /** @enum {string} */
+              status: 'active' | 'candidate' | 'retired';
+            }[];
+          };
         };
       };
       401: components['responses']['Error'];
@@ -1705,7 +1923,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            contextTokens: number;
+            /** Format: date-time */
+            createdAt: string;
+            decoding: {
+              maxTokens?: number;
+              stop?: string[];
+              temperature?: number;
+              topP?: number;
+            };
+            endpoints: {
+              apiKeyEnv?: string;
+              baseUrl: string;
+            }[];
+            id: string;
+            isDefault: boolean;
+            modelName: string;
+            /** @enum {string} */
+            status: 'active' | 'candidate' | 'retired';
+          };
         };
       };
       400: components['responses']['Error'];
@@ -1732,7 +1969,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            contextTokens: number;
+            /** Format: date-time */
+            createdAt: string;
+            decoding: {
+              maxTokens?: number;
+              stop?: string[];
+              temperature?: number;
+              topP?: number;
+            };
+            endpoints: {
+              apiKeyEnv?: string;
+              baseUrl: string;
+            }[];
+            id: string;
+            isDefault: boolean;
+            modelName: string;
+            /** @enum {string} */
+            status: 'active' | 'candidate' | 'retired';
+          };
         };
       };
       400: components['responses']['Error'];
@@ -1923,6 +2179,10 @@ export interface operations {
               content: string;
               /** Format: date-time */
               createdAt: string;
+              feedback: {
+                stars: number | null;
+                thumb: ('up' | 'down') | null;
+              } | null;
               finishReason: string | null;
               /** Format: uuid */
               id: string;
@@ -1946,6 +2206,439 @@ export interface operations {
       401: components['responses']['Error'];
       403: components['responses']['Error'];
       404: components['responses']['Error'];
+    };
+  };
+  EvaluationsController_list: {
+    parameters: {
+      query?: {
+        limit?: number;
+        status?: 'running' | 'finished' | 'failed';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              checkpointId: string;
+              /** Format: date-time */
+              createdAt: string;
+              error: string | null;
+              finishedAt: string | null;
+              /** Format: uuid */
+              id: string;
+              judge: {
+                baseUrl: string;
+                model: string;
+              } | null;
+              /** @description The report's metrics, once finished */
+              metrics: {
+                [key: string]: unknown;
+              } | null;
+              /** @enum {string} */
+              mode: 'sage' | 'epm';
+              policy: {
+                baseUrl: string;
+                model: string;
+              };
+              /** @description How many profiles it plays */
+              profiles: number;
+              simulator: {
+                baseUrl: string;
+                model: string;
+              };
+              /** @enum {string} */
+              status: 'running' | 'finished' | 'failed';
+              suite: string;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+    };
+  };
+  EvaluationsController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          checkpointId: string;
+          limit?: number;
+          /**
+           * @default sage
+           * @enum {string}
+           */
+          mode?: 'sage' | 'epm';
+          /**
+           * @default benchmark
+           * @enum {string}
+           */
+          pool?: 'benchmark' | 'train';
+          profiles?: string[];
+          /**
+           * @default sentient
+           * @constant
+           */
+          suite?: 'sentient';
+        };
+      };
+    };
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            checkpointId: string;
+            /** Format: date-time */
+            createdAt: string;
+            error: string | null;
+            finishedAt: string | null;
+            /** Format: uuid */
+            id: string;
+            judge: {
+              baseUrl: string;
+              model: string;
+            } | null;
+            /** @description The report's metrics, once finished */
+            metrics: {
+              [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            mode: 'sage' | 'epm';
+            policy: {
+              baseUrl: string;
+              model: string;
+            };
+            profileIds: string[];
+            simulator: {
+              baseUrl: string;
+              model: string;
+            };
+            /** @enum {string} */
+            status: 'running' | 'finished' | 'failed';
+            suite: string;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+    };
+  };
+  EvaluationsController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            checkpointId: string;
+            /** Format: date-time */
+            createdAt: string;
+            error: string | null;
+            finishedAt: string | null;
+            /** Format: uuid */
+            id: string;
+            judge: {
+              baseUrl: string;
+              model: string;
+            } | null;
+            /** @description The report's metrics, once finished */
+            metrics: {
+              [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            mode: 'sage' | 'epm';
+            policy: {
+              baseUrl: string;
+              model: string;
+            };
+            profileIds: string[];
+            /** @description What has finished so far (all of it once finished) */
+            report: {
+              /** Format: date-time */
+              createdAt: string;
+              episodes: ({
+                endReason: string;
+                finalScore: number;
+                profileId: string;
+                turns: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+              /** @description EMPA's C/A/P figures, when a judge rated the episodes */
+              epm?: {
+                count: number;
+                failureRate: number | null;
+                failures: number;
+                meanDistanceImprovement: number | null;
+                meanEnergyRatio: number | null;
+                meanInitialDeficit: number | null;
+                successes: number;
+                successRate: number | null;
+                undecided: number;
+              };
+              metrics: {
+                byHiddenNeed: {
+                  [key: string]: {
+                    count: number;
+                    failureRate: number | null;
+                    failures: number;
+                    meanFinalScore: number | null;
+                    successes: number;
+                    successRate: number | null;
+                  };
+                };
+                byPersonaType: {
+                  [key: string]: {
+                    count: number;
+                    failureRate: number | null;
+                    failures: number;
+                    meanFinalScore: number | null;
+                    successes: number;
+                    successRate: number | null;
+                  };
+                };
+                count: number;
+                errors: number;
+                failureRate: number | null;
+                failures: number;
+                meanFinalScore: number | null;
+                successes: number;
+                successRate: number | null;
+              };
+              /** @description The policy, simulator and judge models, as run */
+              pinned: {
+                [key: string]: string;
+              };
+              title: string;
+            };
+            simulator: {
+              baseUrl: string;
+              model: string;
+            };
+            /** @enum {string} */
+            status: 'running' | 'finished' | 'failed';
+            suite: string;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+      404: components['responses']['Error'];
+    };
+  };
+  EvaluationsController_html: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': unknown;
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+      404: components['responses']['Error'];
+    };
+  };
+  EvaluationsController_compare: {
+    parameters: {
+      query: {
+        a: string;
+        b: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            a: {
+              /** Format: date-time */
+              createdAt: string;
+              episodes: ({
+                endReason: string;
+                finalScore: number;
+                profileId: string;
+                turns: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+              /** @description EMPA's C/A/P figures, when a judge rated the episodes */
+              epm?: {
+                count: number;
+                failureRate: number | null;
+                failures: number;
+                meanDistanceImprovement: number | null;
+                meanEnergyRatio: number | null;
+                meanInitialDeficit: number | null;
+                successes: number;
+                successRate: number | null;
+                undecided: number;
+              };
+              /** Format: uuid */
+              id: string;
+              metrics: {
+                byHiddenNeed: {
+                  [key: string]: {
+                    count: number;
+                    failureRate: number | null;
+                    failures: number;
+                    meanFinalScore: number | null;
+                    successes: number;
+                    successRate: number | null;
+                  };
+                };
+                byPersonaType: {
+                  [key: string]: {
+                    count: number;
+                    failureRate: number | null;
+                    failures: number;
+                    meanFinalScore: number | null;
+                    successes: number;
+                    successRate: number | null;
+                  };
+                };
+                count: number;
+                errors: number;
+                failureRate: number | null;
+                failures: number;
+                meanFinalScore: number | null;
+                successes: number;
+                successRate: number | null;
+              };
+              /** @description The policy, simulator and judge models, as run */
+              pinned: {
+                [key: string]: string;
+              };
+              title: string;
+            };
+            b: {
+              /** Format: date-time */
+              createdAt: string;
+              episodes: ({
+                endReason: string;
+                finalScore: number;
+                profileId: string;
+                turns: number;
+              } & {
+                [key: string]: unknown;
+              })[];
+              /** @description EMPA's C/A/P figures, when a judge rated the episodes */
+              epm?: {
+                count: number;
+                failureRate: number | null;
+                failures: number;
+                meanDistanceImprovement: number | null;
+                meanEnergyRatio: number | null;
+                meanInitialDeficit: number | null;
+                successes: number;
+                successRate: number | null;
+                undecided: number;
+              };
+              /** Format: uuid */
+              id: string;
+              metrics: {
+                byHiddenNeed: {
+                  [key: string]: {
+                    count: number;
+                    failureRate: number | null;
+                    failures: number;
+                    meanFinalScore: number | null;
+                    successes: number;
+                    successRate: number | null;
+                  };
+                };
+                byPersonaType: {
+                  [key: string]: {
+                    count: number;
+                    failureRate: number | null;
+                    failures: number;
+                    meanFinalScore: number | null;
+                    successes: number;
+                    successRate: number | null;
+                  };
+                };
+                count: number;
+                errors: number;
+                failureRate: number | null;
+                failures: number;
+                meanFinalScore: number | null;
+                successes: number;
+                successRate: number | null;
+              };
+              /** @description The policy, simulator and judge models, as run */
+              pinned: {
+                [key: string]: string;
+              };
+              title: string;
+            };
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
     };
   };
   ExperimentsController_list: {
@@ -2299,6 +2992,11 @@ export interface operations {
             /** Format: uuid */
             characterId?: string;
             checkpointId?: string;
+            /**
+             * Format: uuid
+             * @description One conversation, as turn records identify it (conversationId): its turns in order
+             */
+            conversationId?: string;
             empathyMax?: number;
             empathyMin?: number;
             /** Format: uuid */
@@ -2743,12 +3441,337 @@ export interface operations {
       404: components['responses']['Error'];
     };
   };
+  RlJobsController_list: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              /** @description The adapter served as a checkpoint, once loaded */
+              checkpointId: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              experimentId: string | null;
+              finishedAt: string | null;
+              /** Format: uuid */
+              id: string;
+              /** @description Why it failed, was cancelled or skipped */
+              reason: string | null;
+              runner: string;
+              /** @enum {string} */
+              status:
+                | 'queued'
+                | 'snapshotting'
+                | 'training'
+                | 'loading'
+                | 'gating'
+                | 'experimenting'
+                | 'succeeded'
+                | 'failed'
+                | 'cancelled'
+                | 'skipped';
+              template: string;
+              /** @enum {string} */
+              trigger: 'schedule' | 'threshold' | 'manual';
+              /** Format: date-time */
+              updatedAt: string;
+            }[];
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+    };
+  };
+  RlJobsController_start: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          note?: string;
+          /** @enum {string} */
+          template?: 'trl-dpo' | 'verl-grpo';
+        };
+      };
+    };
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            cancelRequested: boolean;
+            /** @description The adapter served as a checkpoint, once loaded */
+            checkpointId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The snapshot's manifest: id, kind, rows per split (train, heldout) */
+            dataset: {
+              [key: string]: unknown;
+            } | null;
+            experimentId: string | null;
+            externalId: string | null;
+            finishedAt: string | null;
+            /** @description passed, reasons, notes, sentient and heldout: candidate, default and delta */
+            gate: {
+              [key: string]: unknown;
+            } | null;
+            hyperparameters: {
+              [key: string]: unknown;
+            };
+            /** Format: uuid */
+            id: string;
+            /** @description The last lines of the job's log */
+            logsTail: string | null;
+            /** @description Training metrics: `curve` (one point per step), `last`, and the summary */
+            metrics: {
+              [key: string]: unknown;
+            } | null;
+            /** @description The job's output manifest (adapters, base model) */
+            output: {
+              [key: string]: unknown;
+            } | null;
+            /** @description Why it failed, was cancelled or skipped */
+            reason: string | null;
+            requestedBy: string | null;
+            runner: string;
+            /** @enum {string} */
+            status:
+              | 'queued'
+              | 'snapshotting'
+              | 'training'
+              | 'loading'
+              | 'gating'
+              | 'experimenting'
+              | 'succeeded'
+              | 'failed'
+              | 'cancelled'
+              | 'skipped';
+            template: string;
+            /** @enum {string} */
+            trigger: 'schedule' | 'threshold' | 'manual';
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+    };
+  };
+  RlJobsController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            cancelRequested: boolean;
+            /** @description The adapter served as a checkpoint, once loaded */
+            checkpointId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The snapshot's manifest: id, kind, rows per split (train, heldout) */
+            dataset: {
+              [key: string]: unknown;
+            } | null;
+            experimentId: string | null;
+            externalId: string | null;
+            finishedAt: string | null;
+            /** @description passed, reasons, notes, sentient and heldout: candidate, default and delta */
+            gate: {
+              [key: string]: unknown;
+            } | null;
+            hyperparameters: {
+              [key: string]: unknown;
+            };
+            /** Format: uuid */
+            id: string;
+            /** @description The last lines of the job's log */
+            logsTail: string | null;
+            /** @description Training metrics: `curve` (one point per step), `last`, and the summary */
+            metrics: {
+              [key: string]: unknown;
+            } | null;
+            /** @description The job's output manifest (adapters, base model) */
+            output: {
+              [key: string]: unknown;
+            } | null;
+            /** @description Why it failed, was cancelled or skipped */
+            reason: string | null;
+            requestedBy: string | null;
+            runner: string;
+            /** @enum {string} */
+            status:
+              | 'queued'
+              | 'snapshotting'
+              | 'training'
+              | 'loading'
+              | 'gating'
+              | 'experimenting'
+              | 'succeeded'
+              | 'failed'
+              | 'cancelled'
+              | 'skipped';
+            template: string;
+            /** @enum {string} */
+            trigger: 'schedule' | 'threshold' | 'manual';
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+      404: components['responses']['Error'];
+    };
+  };
+  RlJobsController_cancel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @constant */
+            cancelRequested: true;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status:
+              | 'queued'
+              | 'snapshotting'
+              | 'training'
+              | 'loading'
+              | 'gating'
+              | 'experimenting'
+              | 'succeeded'
+              | 'failed'
+              | 'cancelled'
+              | 'skipped';
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+      404: components['responses']['Error'];
+    };
+  };
+  RlJobsController_triggers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            decisions: {
+              /** Format: date-time */
+              at: string;
+              /** @description `started` or `skipped` */
+              decision: string;
+              details: {
+                [key: string]: unknown;
+              };
+              /** Format: uuid */
+              id: string;
+              jobId: string | null;
+              reason: string;
+              /** @enum {string} */
+              trigger: 'schedule' | 'threshold' | 'manual';
+            }[];
+            newData: {
+              pairs: number | null;
+              since: string | null;
+              turns: number;
+            };
+            schedule: {
+              /** @description The next scheduled refresh; null without a schedule */
+              next: string | null;
+            };
+            /** @description 0: not by that count */
+            thresholds: {
+              pairs: number;
+              turns: number;
+            };
+          };
+        };
+      };
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+    };
+  };
   TurnsController_list: {
     parameters: {
       query?: {
         armId?: string;
         characterId?: string;
         checkpointId?: string;
+        conversationId?: string;
         cursor?: string;
         empathyMax?: number;
         empathyMin?: number;

@@ -100,6 +100,21 @@ export function MePage() {
     } else setError(errorMessage(failure, 'Could not save your choice'));
   };
 
+  const setInference = async (inferenceEnabled: boolean) => {
+    setError(null);
+    const { error: failure } = await api.PATCH('/v1/me/profile', { body: { inferenceEnabled } });
+    if (failure) {
+      setError(errorMessage(failure, 'Could not save your choice'));
+      return;
+    }
+    setStatus(
+      inferenceEnabled
+        ? 'The companion may learn how you talk again.'
+        : 'Inference is off: the companion infers nothing more about you.',
+    );
+    await loadProfile();
+  };
+
   const resetProfile = async () => {
     if (!window.confirm('Forget everything the companion has inferred about you?')) return;
     setError(null);
@@ -163,6 +178,22 @@ export function MePage() {
 
       <section aria-labelledby={`${id}-profile`}>
         <h2 id={`${id}-profile`}>What the companion thinks of me</h2>
+        <label className="toggle">
+          <input
+            type="checkbox"
+            checked={profile?.inferenceEnabled ?? false}
+            disabled={!profile}
+            onChange={(event) => void setInference(event.target.checked)}
+          />
+          <span>
+            Let the companion learn how I talk
+            <br />
+            <span className="muted">
+              It infers your mood, style and needs from your messages to answer you better. Turned off, it
+              infers nothing new; reset it to forget what it already knows.
+            </span>
+          </span>
+        </label>
         {profile === null ? (
           <p className="muted">Loading…</p>
         ) : !profile.inferenceEnabled ? (

@@ -128,6 +128,7 @@ describe('chat-gateway OpenAPI details', () => {
     });
     expect(Object.keys(document['x-socket-events']).sort()).toEqual([
       'message:regenerate',
+      'message:resume',
       'message:send',
       'message:stop',
     ]);

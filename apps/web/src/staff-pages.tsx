@@ -24,7 +24,7 @@ export const STAFF_PAGES: Record<StaffSection, StaffPage> = {
   experiments: {
     label: 'Experiments',
     roles: ['experimenter'],
-    component: page(() => import('./pages/ExperimentsPage'), 'ExperimentsPage'),
+    component: page(() => import('./pages/experiments/ExperimentsPage'), 'ExperimentsPage'),
   },
   checkpoints: {
     label: 'Checkpoints',

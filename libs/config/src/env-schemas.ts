@@ -33,6 +33,11 @@ export const serviceEnv = z.object({
   TRAINING_CONSENT_DEFAULT: flag(false),
   /** Published outbox rows (events with user text) are deleted after this many hours. */
   OUTBOX_RETENTION_HOURS: z.coerce.number().positive().default(24),
+  /**
+   * Whether answers are checked against the response schema their route documents (`@ApiDoc`): `enforce`
+   * (tests: a drift is a 500 naming the route), `log` (a warning), or `off`.
+   */
+  RESPONSE_CONTRACTS: z.enum(['off', 'log', 'enforce']).default('off'),
 });
 
 export type ServiceEnv = z.infer<typeof serviceEnv>;

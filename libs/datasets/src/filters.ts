@@ -8,6 +8,10 @@ export const datasetFilters = z
     from: z.iso.datetime({ offset: true }).optional().describe('Replied at or after'),
     to: z.iso.datetime({ offset: true }).optional().describe('Replied before'),
     characterId: z.uuid().optional(),
+    conversationId: z
+      .uuid()
+      .optional()
+      .describe('One conversation, as turn records identify it (conversationId): its turns in order'),
     checkpointId: z.string().min(1).max(128).optional(),
     experimentId: z.uuid().optional(),
     armId: z.string().min(1).max(64).optional(),
@@ -73,6 +77,7 @@ export function filterClause(
   if (filters.from) clauses.push(`t.replied_at >= ${param(filters.from)}`);
   if (filters.to) clauses.push(`t.replied_at < ${param(filters.to)}`);
   if (filters.characterId) clauses.push(`t.turn->>'characterId' = ${param(filters.characterId)}`);
+  if (filters.conversationId) clauses.push(`t.conversation_id = ${param(filters.conversationId)}`);
   if (filters.checkpointId) clauses.push(`t.checkpoint_id = ${param(filters.checkpointId)}`);
   if (filters.experimentId) clauses.push(`t.experiment_id = ${param(filters.experimentId)}`);
   if (filters.armId) clauses.push(`t.arm_id = ${param(filters.armId)}`);

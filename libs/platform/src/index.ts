@@ -41,6 +41,9 @@ export {
 } from './api-keys/api-key-policy';
 export {
   API_KEY_ROLES,
+  apiKeyList,
+  apiKeyView,
+  apiKeyWithSecret,
   createApiKeySchema,
   rotateApiKeySchema,
   type CreateApiKeyInput,
@@ -74,6 +77,7 @@ export {
 export { type BodyLimits, installBodyParsing, type RouteBodyLimit } from './http/body-parsing';
 export { assertStorableText, StorableInputInterceptor } from './http/storable-input.interceptor';
 export { toClientError } from './http/client-errors';
+export { callJson, type JsonCall, ServiceCallError } from './http/service-call';
 export { hashPassword, verifyPassword } from './accounts/password-hasher';
 export { ACCOUNT_CHANGES_CHANNEL, notifyAccountChanged } from './accounts/account-changes';
 export { PgListener, type PgListenerOptions } from './database/pg-listener';

@@ -22,6 +22,7 @@ import { HttpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { DocsController, OPENAPI_TITLE } from './openapi/docs.controller';
+import { ResponseContractInterceptor } from './openapi/response-contract.interceptor';
 import { deadLetterTopic } from '@echoloop/contracts';
 import type { ServiceEnv } from '@echoloop/config';
 
@@ -72,6 +73,7 @@ export class PlatformModule implements NestModule {
         { provide: OPENAPI_TITLE, useValue: service },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_INTERCEPTOR, useClass: StorableInputInterceptor },
+        { provide: APP_INTERCEPTOR, useClass: ResponseContractInterceptor },
         {
           provide: KAFKA,
           inject: [PinoLogger],

@@ -1,6 +1,7 @@
 // Exports a dataset of labelled turns from PostgreSQL, with a progress bar and an ETA:
 //   npm run dataset:export -- --kind turns|preferences --format jsonl|csv [--from ISO] [--to ISO]
-//     [--character ID] [--checkpoint ID] [--experiment ID] [--arm ID] [--labeller-version V] [--out DIR]
+//     [--character ID] [--conversation ID] [--checkpoint ID] [--experiment ID] [--arm ID] [--labeller-version V]
+//     [--out DIR]
 // Prints the manifest (ids, counts, label versions, sha256 of every file) as JSON on stdout.
 import { loadEnv } from '@echoloop/config';
 import { DATASET_KINDS, datasetFilters, exportDataset, FORMATS, pseudonymKey } from '@echoloop/datasets';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
       from: { type: 'string' },
       to: { type: 'string' },
       character: { type: 'string' },
+      conversation: { type: 'string' },
       checkpoint: { type: 'string' },
       experiment: { type: 'string' },
       arm: { type: 'string' },
@@ -37,6 +39,7 @@ async function main(): Promise<void> {
     from: values.from,
     to: values.to,
     characterId: values.character,
+    conversationId: values.conversation,
     checkpointId: values.checkpoint,
     experimentId: values.experiment,
     armId: values.arm,

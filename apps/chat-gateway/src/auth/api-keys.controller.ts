@@ -1,4 +1,7 @@
 import {
+  ApiDoc,
+  apiKeyList,
+  apiKeyWithSecret,
   ApiKeysService,
   createApiKeySchema,
   type CreateApiKeyInput,
@@ -20,6 +23,10 @@ export class ApiKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
   @Post()
+  @ApiDoc({
+    summary: 'Mints a key; the answer holds its secret, shown only this once',
+    response: apiKeyWithSecret,
+  })
   create(
     @CurrentPrincipal() principal: Principal,
     @Body(new ZodValidationPipe(createApiKeySchema)) input: CreateApiKeyInput,
@@ -28,12 +35,17 @@ export class ApiKeysController {
   }
 
   @Get()
+  @ApiDoc({ summary: 'Every key, without secrets', response: apiKeyList })
   async list() {
     return { items: await this.keys.list() };
   }
 
   @Post(':id/rotate')
   @HttpCode(200)
+  @ApiDoc({
+    summary: 'A new secret for the key (shown only this once); the old one works for a grace period',
+    response: apiKeyWithSecret,
+  })
   rotate(
     @CurrentPrincipal() principal: Principal,
     @Param('id', ParseUUIDPipe) id: string,

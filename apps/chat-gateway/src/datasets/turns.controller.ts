@@ -27,8 +27,9 @@ export class TurnsController {
   @ApiDoc({
     summary: 'Labelled turns with their rewards, feedback and context (analysts)',
     description:
-      'Filters: time range, character, checkpoint, experiment and arm, labeller version, reward component ranges, ' +
-      'live-emotion delta, thumb, stars, language. Stable order (replied at, then id); cursor paging.',
+      'Filters: time range, character, conversation (its turns in order), checkpoint, experiment and arm, ' +
+      'labeller version, reward component ranges, live-emotion delta, thumb, stars, language. Stable order ' +
+      '(replied at, then id); cursor paging.',
     response: turnsPage,
   })
   async list(@Query(new ZodValidationPipe(turnsQuery)) query: TurnsQuery) {

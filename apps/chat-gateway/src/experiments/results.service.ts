@@ -166,16 +166,17 @@ export function view(e: ExperimentEntity) {
   return {
     id: e.id,
     name: e.name,
-    description: e.description,
+    // A row just saved lacks the columns it left to the database: those read as null, as they are stored.
+    description: e.description ?? null,
     status: e.status,
     seed: e.seed,
     arms: e.arms,
     audience: e.audience,
-    stopReason: e.stopReason,
-    promotedArmId: e.promotedArmId,
-    createdBy: e.createdBy,
-    startedAt: e.startedAt,
-    endedAt: e.endedAt,
+    stopReason: e.stopReason ?? null,
+    promotedArmId: e.promotedArmId ?? null,
+    createdBy: e.createdBy ?? null,
+    startedAt: e.startedAt ?? null,
+    endedAt: e.endedAt ?? null,
     createdAt: e.createdAt,
   };
 }

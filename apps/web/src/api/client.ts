@@ -1,4 +1,4 @@
-import createClient from 'openapi-fetch';
+import createClient, { type ClientPathsWithMethod, type MethodResponse } from 'openapi-fetch';
 import type { components, paths } from './gateway';
 import { loadTokens, saveTokens } from './session';
 
@@ -60,3 +60,9 @@ export function errorMessage(error: unknown, fallback = 'Something went wrong; t
   }
   return fallback;
 }
+
+/** A route's success body as the client returns it, e.g. `Reply<'get', '/v1/checkpoints'>`. */
+export type Reply<
+  Method extends 'get' | 'post' | 'patch' | 'delete',
+  Path extends ClientPathsWithMethod<typeof api, Method>,
+> = MethodResponse<typeof api, Method, Path>;

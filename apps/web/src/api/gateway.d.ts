@@ -106,10 +106,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** @description Requires one of the roles: admin. */
+    /**
+     * Every key, without secrets
+     * @description Requires one of the roles: admin.
+     */
     get: operations['ApiKeysController_list'];
     put?: never;
-    /** @description Requires one of the roles: admin. */
+    /**
+     * Mints a key; the answer holds its secret, shown only this once
+     * @description Requires one of the roles: admin.
+     */
     post: operations['ApiKeysController_create'];
     delete?: never;
     options?: never;
@@ -143,7 +149,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** @description Requires one of the roles: admin. */
+    /**
+     * A new secret for the key (shown only this once); the old one works for a grace period
+     * @description Requires one of the roles: admin.
+     */
     post: operations['ApiKeysController_rotate'];
     delete?: never;
     options?: never;
@@ -535,7 +544,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The report as an HTML page (sandboxed: no script runs in it)
+     * The report as an HTML page (sandboxed: its scripts run in an origin of their own)
      * @description 503 when the eval-runner is not configured or not reachable.
      *
      *     Requires one of the roles: experimenter, analyst.
@@ -578,10 +587,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** @description Requires one of the roles: experimenter. */
+    /**
+     * Experiments, newest first
+     * @description Requires one of the roles: experimenter.
+     */
     get: operations['ExperimentsController_list'];
     put?: never;
-    /** @description Requires one of the roles: experimenter. */
+    /**
+     * Creates a draft experiment
+     * @description Requires one of the roles: experimenter.
+     */
     post: operations['ExperimentsController_create'];
     delete?: never;
     options?: never;
@@ -613,7 +628,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** @description Requires one of the roles: experimenter. */
+    /**
+     * Who changed the experiment, and how
+     * @description Requires one of the roles: experimenter.
+     */
     get: operations['ExperimentsController_audit'];
     put?: never;
     post?: never;
@@ -632,7 +650,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** @description Requires one of the roles: experimenter. */
+    /**
+     * Makes the arm’s checkpoint the default and ends the experiment
+     * @description Requires one of the roles: experimenter.
+     */
     post: operations['ExperimentsController_promote'];
     delete?: never;
     options?: never;
@@ -647,7 +668,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** @description Requires one of the roles: experimenter. */
+    /**
+     * Per metric and arm: users, mean, interval; against control Welch, sequential and Bayesian; SRM and guardrails
+     * @description Requires one of the roles: experimenter.
+     */
     get: operations['ExperimentsController_results'];
     put?: never;
     post?: never;
@@ -804,12 +828,14 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
+    /** What the companion thinks of you, with its evidence */
     get: operations['PersonaController_view'];
     put?: never;
     post?: never;
     delete: operations['PersonaController_reset'];
     options?: never;
     head?: never;
+    /** Turns inference on or off (off also forgets what was inferred) */
     patch: operations['PersonaController_settings'];
     trace?: never;
   };
@@ -1228,7 +1254,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            items: {
+              /** Format: date-time */
+              createdAt: string;
+              createdBy: string | null;
+              /** Format: date-time */
+              expiresAt: string;
+              /** Format: uuid */
+              id: string;
+              lastUsedAt: string | null;
+              name: string;
+              /** @description The first characters of the secret, to recognise it */
+              prefix: string;
+              /** @description Until when the secret before the last rotation still works */
+              previousSecretValidUntil: string | null;
+              revokedAt: string | null;
+              roles: ('user' | 'experimenter' | 'analyst' | 'admin')[];
+              rotatedAt: string | null;
+              services: ('chat-gateway' | 'reward-labeller' | 'eval-runner' | 'rl-orchestrator')[];
+              /** @enum {string} */
+              status: 'active' | 'expired' | 'revoked';
+            }[];
+          };
         };
       };
       401: components['responses']['Error'];
@@ -1262,7 +1310,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: uuid */
+            id: string;
+            /** @description The secret: shown in this answer only, never again */
+            key: string;
+            lastUsedAt: string | null;
+            name: string;
+            /** @description The first characters of the secret, to recognise it */
+            prefix: string;
+            /** @description Until when the secret before the last rotation still works */
+            previousSecretValidUntil: string | null;
+            revokedAt: string | null;
+            roles: ('user' | 'experimenter' | 'analyst' | 'admin')[];
+            rotatedAt: string | null;
+            services: ('chat-gateway' | 'reward-labeller' | 'eval-runner' | 'rl-orchestrator')[];
+            /** @enum {string} */
+            status: 'active' | 'expired' | 'revoked';
+          };
         };
       };
       400: components['responses']['Error'];
@@ -1322,7 +1392,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: uuid */
+            id: string;
+            /** @description The secret: shown in this answer only, never again */
+            key: string;
+            lastUsedAt: string | null;
+            name: string;
+            /** @description The first characters of the secret, to recognise it */
+            prefix: string;
+            /** @description Until when the secret before the last rotation still works */
+            previousSecretValidUntil: string | null;
+            revokedAt: string | null;
+            roles: ('user' | 'experimenter' | 'analyst' | 'admin')[];
+            rotatedAt: string | null;
+            services: ('chat-gateway' | 'reward-labeller' | 'eval-runner' | 'rl-orchestrator')[];
+            /** @enum {string} */
+            status: 'active' | 'expired' | 'revoked';
+          };
         };
       };
       400: components['responses']['Error'];
@@ -2658,7 +2750,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            items: {
+              arms: {
+                checkpointId: string;
+                control: boolean;
+                id: string;
+                weight: number;
+              }[];
+              audience: {
+                trafficPercent: number;
+              } | null;
+              /** Format: date-time */
+              createdAt: string;
+              createdBy: string | null;
+              description: string | null;
+              endedAt: string | null;
+              /** Format: uuid */
+              id: string;
+              name: string;
+              promotedArmId: string | null;
+              seed: string;
+              startedAt: string | null;
+              /** @enum {string} */
+              status: 'draft' | 'running' | 'stopped' | 'promoted';
+              stopReason: string | null;
+            }[];
+          };
         };
       };
       401: components['responses']['Error'];
@@ -2700,7 +2818,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            arms: {
+              checkpointId: string;
+              control: boolean;
+              id: string;
+              weight: number;
+            }[];
+            audience: {
+              trafficPercent: number;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string | null;
+            description: string | null;
+            endedAt: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            promotedArmId: string | null;
+            seed: string;
+            startedAt: string | null;
+            /** @enum {string} */
+            status: 'draft' | 'running' | 'stopped' | 'promoted';
+            stopReason: string | null;
+          };
         };
       };
       400: components['responses']['Error'];
@@ -2727,7 +2869,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            arms: {
+              checkpointId: string;
+              control: boolean;
+              id: string;
+              weight: number;
+            }[];
+            audience: {
+              trafficPercent: number;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string | null;
+            description: string | null;
+            endedAt: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            promotedArmId: string | null;
+            seed: string;
+            startedAt: string | null;
+            /** @enum {string} */
+            status: 'draft' | 'running' | 'stopped' | 'promoted';
+            stopReason: string | null;
+          };
         };
       };
       400: components['responses']['Error'];
@@ -2755,7 +2921,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            items: {
+              action: string;
+              /** @description Null when the system acted (a guardrail stop) */
+              actorId: string | null;
+              /** Format: date-time */
+              at: string;
+              details: {
+                [key: string]: unknown;
+              };
+              /** Format: uuid */
+              experimentId: string;
+              /** @description A sequence number */
+              id: string;
+            }[];
+          };
         };
       };
       400: components['responses']['Error'];
@@ -2789,7 +2970,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            arms: {
+              checkpointId: string;
+              control: boolean;
+              id: string;
+              weight: number;
+            }[];
+            audience: {
+              trafficPercent: number;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string | null;
+            description: string | null;
+            endedAt: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            promotedArmId: string | null;
+            seed: string;
+            startedAt: string | null;
+            /** @enum {string} */
+            status: 'draft' | 'running' | 'stopped' | 'promoted';
+            stopReason: string | null;
+          };
         };
       };
       400: components['responses']['Error'];
@@ -2817,7 +3022,77 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            arms: {
+              checkpointId: string;
+              control: boolean;
+              id: string;
+              users: number;
+              weight: number;
+            }[];
+            experiment: {
+              arms: {
+                checkpointId: string;
+                control: boolean;
+                id: string;
+                weight: number;
+              }[];
+              audience: {
+                trafficPercent: number;
+              } | null;
+              /** Format: date-time */
+              createdAt: string;
+              createdBy: string | null;
+              description: string | null;
+              endedAt: string | null;
+              /** Format: uuid */
+              id: string;
+              name: string;
+              promotedArmId: string | null;
+              seed: string;
+              startedAt: string | null;
+              /** @enum {string} */
+              status: 'draft' | 'running' | 'stopped' | 'promoted';
+              stopReason: string | null;
+            };
+            guardrails: {
+              armId: string;
+              breached: boolean;
+              metric: string;
+            }[];
+            metrics: {
+              arms: {
+                armId: string;
+                ci: [number | null, number | null] | null;
+                mean: number | null;
+                turns: number;
+                users: number;
+              }[];
+              comparisons: {
+                armId: string;
+                probabilityToBeatControl: number | null;
+                sequential: {
+                  ci: [number | null, number | null];
+                  pValue: number | null;
+                } | null;
+                welch: {
+                  ci: [number | null, number | null];
+                  difference: number;
+                  pValue: number;
+                  relativeDifference: number | null;
+                } | null;
+              }[];
+              guardrail: string | null;
+              metric: string;
+            }[];
+            srm: {
+              alert: boolean;
+              chiSquare: number;
+              degreesOfFreedom: number;
+              mismatch: boolean;
+              pValue: number;
+            };
+          };
         };
       };
       400: components['responses']['Error'];
@@ -2845,7 +3120,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            arms: {
+              checkpointId: string;
+              control: boolean;
+              id: string;
+              weight: number;
+            }[];
+            audience: {
+              trafficPercent: number;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string | null;
+            description: string | null;
+            endedAt: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            promotedArmId: string | null;
+            seed: string;
+            startedAt: string | null;
+            /** @enum {string} */
+            status: 'draft' | 'running' | 'stopped' | 'promoted';
+            stopReason: string | null;
+          };
         };
       };
       400: components['responses']['Error'];
@@ -2879,7 +3178,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            arms: {
+              checkpointId: string;
+              control: boolean;
+              id: string;
+              weight: number;
+            }[];
+            audience: {
+              trafficPercent: number;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string | null;
+            description: string | null;
+            endedAt: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            promotedArmId: string | null;
+            seed: string;
+            startedAt: string | null;
+            /** @enum {string} */
+            status: 'draft' | 'running' | 'stopped' | 'promoted';
+            stopReason: string | null;
+          };
         };
       };
       400: components['responses']['Error'];
@@ -2915,7 +3238,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            arms: {
+              checkpointId: string;
+              control: boolean;
+              id: string;
+              weight: number;
+            }[];
+            audience: {
+              trafficPercent: number;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string | null;
+            description: string | null;
+            endedAt: string | null;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            promotedArmId: string | null;
+            seed: string;
+            startedAt: string | null;
+            /** @enum {string} */
+            status: 'draft' | 'running' | 'stopped' | 'promoted';
+            stopReason: string | null;
+          };
         };
       };
       400: components['responses']['Error'];
@@ -3281,7 +3628,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            fields: {
+              [key: string]: {
+                confidence: number;
+                evidence: {
+                  /** Format: uuid */
+                  messageId: string;
+                  /** @description Null when that message was deleted */
+                  text: string | null;
+                }[];
+                /** Format: date-time */
+                updatedAt: string;
+                value: unknown;
+              };
+            };
+            inferenceEnabled: boolean;
+            updatedAt: string | null;
+          };
         };
       };
       401: components['responses']['Error'];
@@ -3333,7 +3697,24 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            fields: {
+              [key: string]: {
+                confidence: number;
+                evidence: {
+                  /** Format: uuid */
+                  messageId: string;
+                  /** @description Null when that message was deleted */
+                  text: string | null;
+                }[];
+                /** Format: date-time */
+                updatedAt: string;
+                value: unknown;
+              };
+            };
+            inferenceEnabled: boolean;
+            updatedAt: string | null;
+          };
         };
       };
       400: components['responses']['Error'];

@@ -3,13 +3,13 @@ import { api, errorMessage } from '../api/client';
 import type { paths } from '../api/gateway';
 import { navigate } from '../router';
 import { Avatar } from './Avatar';
+import { CardImport } from './CardImport';
 
 type Character =
   paths['/v1/characters']['get']['responses'][200]['content']['application/json']['items'][number];
 
-/** The characters to chat with; choosing one starts a conversation with its greeting. */
+/** The characters to chat with; choosing one starts a conversation with its greeting. Admins import cards here. */
 export function CharactersPage({ canImport }: { canImport: boolean }) {
-  void canImport;
   const [characters, setCharacters] = useState<Character[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [starting, setStarting] = useState<string | null>(null);
@@ -32,6 +32,9 @@ export function CharactersPage({ canImport }: { canImport: boolean }) {
   return (
     <section className="page">
       <h1>Characters</h1>
+      {canImport && (
+        <CardImport onImported={(character) => setCharacters((current) => [...(current ?? []), character])} />
+      )}
       {error && (
         <p role="alert" className="error">
           {error}

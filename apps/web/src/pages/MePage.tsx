@@ -1,51 +1,28 @@
 import { useCallback, useEffect, useId, useState } from 'react';
-import { api, errorMessage } from '../api/client';
-import type { paths } from '../api/gateway';
+import { api, errorMessage, type Reply } from '../api/client';
 import { saveTokens } from '../api/session';
 import { navigate } from '../router';
 
-type Me = paths['/v1/me']['get']['responses'][200]['content']['application/json'];
+type Me = Reply<'get', '/v1/me'>;
 
-/** One inferred field of `GET /v1/me/profile`: its value, how sure it is now, and the messages behind it. */
-interface ProfileField {
-  name: string;
-  value: unknown;
-  confidence: number;
-  evidence: { messageId: string; text: string | null }[];
-}
+type ProfileView = Reply<'get', '/v1/me/profile'>;
 
 interface Profile {
   inferenceEnabled: boolean;
-  fields: ProfileField[];
+  fields: (ProfileView['fields'][string] & { name: string })[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The profile document, read defensively (its OpenAPI schema is open). */
-function parseProfile(body: unknown): Profile {
-  if (!isRecord(body)) return { inferenceEnabled: true, fields: [] };
-  const fields = isRecord(body['fields']) ? Object.entries(body['fields']) : [];
-  return {
-    inferenceEnabled: body['inferenceEnabled'] !== false,
-    fields: fields.flatMap(([name, field]) => {
-      if (!isRecord(field) || field['value'] === undefined || field['value'] === null) return [];
-      const evidence = Array.isArray(field['evidence']) ? field['evidence'] : [];
-      return [
-        {
-          name,
-          value: field['value'],
-          confidence: typeof field['confidence'] === 'number' ? field['confidence'] : 0,
-          evidence: evidence.filter(isRecord).map((e) => ({
-            messageId: String(e['messageId']),
-            text: typeof e['text'] === 'string' ? e['text'] : null,
-          })),
-        },
-      ];
-    }),
-  };
-}
+/** The fields with a value, named. */
+const toProfile = (view: ProfileView): Profile => ({
+  inferenceEnabled: view.inferenceEnabled,
+  fields: Object.entries(view.fields)
+    .filter(([, field]) => field.value !== undefined && field.value !== null)
+    .map(([name, field]) => ({ ...field, name })),
+});
 
 /** "hiddenNeed" → "Hidden need". */
 function label(name: string): string {
@@ -77,8 +54,8 @@ export function MePage() {
 
   const loadProfile = useCallback(async () => {
     const { data, error: failure } = await api.GET('/v1/me/profile');
-    if (failure) setError(errorMessage(failure, 'Could not load what the companion thinks of you'));
-    else setProfile(parseProfile(data));
+    if (data) setProfile(toProfile(data));
+    else setError(errorMessage(failure, 'Could not load what the companion thinks of you'));
   }, []);
 
   useEffect(() => {

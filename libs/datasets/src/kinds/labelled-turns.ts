@@ -101,14 +101,10 @@ export async function pageOfTurns(
   );
   const items: LabelledTurn[] = [];
   for await (const turn of mapRows(fromArray(rows.slice(0, page.limit)))) items.push(turn);
-  const last = items.at(-1);
-  return {
-    items,
-    next:
-      rows.length > page.limit && last
-        ? { repliedAt: last.repliedAt.toISOString(), turnId: last.turnId }
-        : null,
-  };
+  // The time as PostgreSQL wrote it, to the microsecond: a JavaScript Date keeps milliseconds only, and a cursor
+  // rounded down would give the page's last turn again.
+  const last = rows.length > page.limit ? rows[page.limit - 1] : undefined;
+  return { items, next: last ? { repliedAt: last.replied_at_exact, turnId: last.turn_id } : null };
 }
 
 async function* fromArray<T>(rows: T[]): AsyncGenerator<T> {

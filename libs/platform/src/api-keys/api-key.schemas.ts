@@ -31,3 +31,27 @@ export const rotateApiKeySchema = z.object({ expiresAt }).strict().optional();
 
 export type CreateApiKeyInput = z.infer<typeof createApiKeySchema>;
 export type RotateApiKeyInput = z.infer<typeof rotateApiKeySchema>;
+
+/** A key as the routes answer it: never its hash; the secret itself only once, in `key`, on create and rotate. */
+export const apiKeyView = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  prefix: z.string().describe('The first characters of the secret, to recognise it'),
+  roles: z.array(z.enum(ROLES)),
+  services: z.array(z.enum(API_KEY_SERVICES)),
+  status: z.enum(['active', 'expired', 'revoked']),
+  createdBy: z.uuid().nullable(),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+  revokedAt: z.iso.datetime().nullable(),
+  rotatedAt: z.iso.datetime().nullable(),
+  previousSecretValidUntil: z.iso
+    .datetime()
+    .nullable()
+    .describe('Until when the secret before the last rotation still works'),
+  lastUsedAt: z.iso.datetime().nullable(),
+});
+export const apiKeyList = z.object({ items: z.array(apiKeyView) });
+export const apiKeyWithSecret = apiKeyView.extend({
+  key: z.string().describe('The secret: shown in this answer only, never again'),
+});

@@ -25,7 +25,15 @@ function launch(app: string, env: Record<string, string>): { child: ChildProcess
     [...nodeArgs, '-r', '@swc-node/register', `apps/${app}/src/main.ts`],
     {
       cwd: ROOT,
-      env: { ...process.env, SWC_NODE_PROJECT: 'tsconfig.base.json', PORT: '0', LOG_LEVEL: 'info', ...env },
+      env: {
+        ...process.env,
+        SWC_NODE_PROJECT: 'tsconfig.base.json',
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        // Every documented answer is checked against its schema in tests.
+        RESPONSE_CONTRACTS: 'enforce',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

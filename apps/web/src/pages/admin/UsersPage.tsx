@@ -1,9 +1,9 @@
 import type { StaffPageProps } from '../../staff-pages';
+import './admin.css';
+import { UserDetail } from './UserDetail';
+import { UserList } from './UserList';
 
-export function UsersPage(_props: StaffPageProps) {
-  return (
-    <section className="page">
-      <h1>Users</h1>
-    </section>
-  );
+/** Accounts for admins: the list at `/users`, one account with its roles and audit trail at `/users/<id>`. */
+export function UsersPage({ id }: StaffPageProps) {
+  return id ? <UserDetail key={id} id={id} /> : <UserList />;
 }

@@ -44,7 +44,7 @@ export function CheckpointsPage(_props: StaffPageProps) {
       {checkpoints === null ? (
         <p className="muted">Loading…</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" role="region" aria-label="Checkpoints" tabIndex={0}>
           <table className="data-table">
             <thead>
               <tr>

@@ -1,4 +1,5 @@
-import type { Comparison } from './ExperimentsPage';
+import { asInterval } from '../common/format';
+import type { Comparison } from './types';
 
 const WIDTH = 320;
 const ROW = 26;
@@ -13,7 +14,7 @@ const short = (value: number) => String(Number(value.toPrecision(3)));
  * zero line. Arms without enough users yet get a note instead of an interval.
  */
 export function DifferenceChart({ title, comparisons }: { title: string; comparisons: Comparison[] }) {
-  const bounds = comparisons.flatMap((c) => (c.welch ? [c.welch.ci[0], c.welch.ci[1]] : []));
+  const bounds = comparisons.flatMap((c) => (c.welch ? asInterval(c.welch.ci) : []));
   const low = Math.min(0, ...bounds);
   const high = Math.max(0, ...bounds);
   const span = high - low || 1;
@@ -22,7 +23,7 @@ export function DifferenceChart({ title, comparisons }: { title: string; compari
   const description = comparisons
     .map((c) =>
       c.welch
-        ? `${c.armId}: ${short(c.welch.difference)} (95% CI ${short(c.welch.ci[0])} to ${short(c.welch.ci[1])})`
+        ? `${c.armId}: ${short(c.welch.difference)} (95% CI ${asInterval(c.welch.ci).map(short).join(' to ')})`
         : `${c.armId}: not enough data`,
     )
     .join('; ');
@@ -49,7 +50,13 @@ export function DifferenceChart({ title, comparisons }: { title: string; compari
             </text>
             {c.welch ? (
               <>
-                <line className="ci-interval" x1={x(c.welch.ci[0])} x2={x(c.welch.ci[1])} y1={y} y2={y} />
+                <line
+                  className="ci-interval"
+                  x1={x(asInterval(c.welch.ci)[0])}
+                  x2={x(asInterval(c.welch.ci)[1])}
+                  y1={y}
+                  y2={y}
+                />
                 <circle className="ci-point" cx={x(c.welch.difference)} cy={y} r={4} />
               </>
             ) : (

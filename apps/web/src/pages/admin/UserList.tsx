@@ -1,0 +1,163 @@
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { api, errorMessage } from '../../api/client';
+import type { paths } from '../../api/gateway';
+import { ErrorNote, PageLink, ROLES, type Role, when } from './admin-common';
+
+export type User =
+  paths['/v1/users']['get']['responses'][200]['content']['application/json']['items'][number];
+
+const PAGE_SIZE = 25;
+
+interface Filters {
+  email: string;
+  role: Role | '';
+  status: '' | 'active' | 'disabled';
+}
+
+const NO_FILTERS: Filters = { email: '', role: '', status: '' };
+
+/** Every account, oldest first, a page at a time, filtered by part of the email, a role and the status. */
+export function UserList() {
+  const id = useId();
+  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [offset, setOffset] = useState(0);
+  const [users, setUsers] = useState<User[] | null>(null);
+  const [nextOffset, setNextOffset] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    setError(null);
+    const { data, error: failure } = await api.GET('/v1/users', {
+      params: {
+        query: {
+          limit: PAGE_SIZE,
+          offset,
+          ...(filters.email.trim() && { email: filters.email.trim() }),
+          ...(filters.role && { role: filters.role }),
+          ...(filters.status && { disabled: filters.status === 'disabled' ? 'true' : 'false' }),
+        },
+      },
+    });
+    if (data) {
+      setUsers(data.items);
+      setNextOffset(data.nextOffset);
+    } else setError(errorMessage(failure, 'Could not load the users'));
+  }, [filters, offset]);
+  useEffect(() => void load(), [load]);
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setOffset(0);
+    setFilters(draft);
+  };
+
+  const first = offset + 1;
+  const last = offset + (users?.length ?? 0);
+
+  return (
+    <section className="page admin-page">
+      <h1>Users</h1>
+      <form className="admin-filters" role="search" aria-label="Users" onSubmit={search}>
+        <label>
+          Email contains
+          <input
+            type="search"
+            value={draft.email}
+            maxLength={254}
+            onChange={(e) => setDraft({ ...draft, email: e.target.value })}
+          />
+        </label>
+        <label>
+          Role
+          <select
+            value={draft.role}
+            onChange={(e) => setDraft({ ...draft, role: e.target.value as Filters['role'] })}
+          >
+            <option value="">Any role</option>
+            {ROLES.map((role) => (
+              <option key={role} value={role}>
+                {role}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status
+          <select
+            value={draft.status}
+            onChange={(e) => setDraft({ ...draft, status: e.target.value as Filters['status'] })}
+          >
+            <option value="">Any status</option>
+            <option value="active">Active</option>
+            <option value="disabled">Disabled</option>
+          </select>
+        </label>
+        <button type="submit">Search</button>
+      </form>
+      <ErrorNote error={error} />
+      {users === null ? (
+        !error && <p className="muted">Loading…</p>
+      ) : users.length === 0 ? (
+        <p className="muted">No users match.</p>
+      ) : (
+        <div className="table-scroll" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
+          <table className="data-table admin-table">
+            <caption id={`${id}-caption`} className="visually-hidden">
+              Users {first} to {last}, oldest first
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Display name</th>
+                <th scope="col">Roles</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((user) => (
+                <tr key={user.id}>
+                  <td>
+                    <PageLink href={`/users/${user.id}`}>{user.email}</PageLink>
+                  </td>
+                  <td>{user.displayName}</td>
+                  <td>{user.roles.join(', ')}</td>
+                  <td>
+                    <span className={user.disabled ? 'status status-disabled' : 'status'}>
+                      {user.disabled ? 'disabled' : 'active'}
+                    </span>
+                  </td>
+                  <td>{when(user.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav className="pager" aria-label="Pages of users">
+        <button
+          type="button"
+          className="secondary"
+          disabled={offset === 0}
+          onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}
+        >
+          Previous page
+        </button>
+        {users && users.length > 0 && (
+          <span className="muted">
+            {first}–{last}
+          </span>
+        )}
+        <button
+          type="button"
+          className="secondary"
+          disabled={nextOffset === null}
+          onClick={() => nextOffset !== null && setOffset(nextOffset)}
+        >
+          Next page
+        </button>
+      </nav>
+    </section>
+  );
+}

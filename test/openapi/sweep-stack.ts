@@ -9,6 +9,7 @@ import {
   type TestDatabase,
 } from '@echoloop/testing';
 import type { DataSource } from 'typeorm';
+import { insertApiKey } from '../api-keys/insert-api-key';
 import { sampleOf, freshUuid, type Schema } from './json-schema-sample';
 import { APPS, migratedDatabase, type AppName } from './openapi-fixture';
 
@@ -57,10 +58,35 @@ export async function startSweepStack(): Promise<SweepStack> {
       JUDGE_MODEL: 'fake-base-model',
     },
   };
+  // The services first: the gateway forwards the staff pages' routes to the orchestrator and the eval-runner.
+  const services = APPS.filter((app) => app !== 'chat-gateway');
   const started = await Promise.all(
-    APPS.map((app) => startApp(app, { DATABASE_URL: database.url, ...env[app] }, 90_000)),
+    services.map((app) => startApp(app, { DATABASE_URL: database.url, ...env[app] }, 90_000)),
   );
-  const apps = Object.fromEntries(APPS.map((app, i) => [app, started[i]!])) as Record<AppName, AppProcess>;
+  const apps = Object.fromEntries(services.map((app, i) => [app, started[i]!])) as Record<
+    AppName,
+    AppProcess
+  >;
+  const gatewayKey = async (service: 'rl-orchestrator' | 'eval-runner') =>
+    (await insertApiKey(db, { name: `gateway to ${service}`, roles: ['experimenter'], services: [service] }))
+      .key;
+  try {
+    apps['chat-gateway'] = await startApp(
+      'chat-gateway',
+      {
+        DATABASE_URL: database.url,
+        ...env['chat-gateway'],
+        RL_ORCHESTRATOR_URL: apps['rl-orchestrator'].url,
+        RL_ORCHESTRATOR_API_KEY: await gatewayKey('rl-orchestrator'),
+        EVAL_RUNNER_URL: apps['eval-runner'].url,
+        EVAL_RUNNER_API_KEY: await gatewayKey('eval-runner'),
+      },
+      90_000,
+    );
+  } catch (error) {
+    await Promise.all(started.map((app) => app.stop()));
+    throw error;
+  }
   const close = async () => {
     await Promise.all(APPS.map((app) => apps[app].stop()));
     await vllm.close();

@@ -60,12 +60,13 @@ export interface BrowserFixture {
   close(): Promise<void>;
 }
 
-export async function startBrowserFixture(): Promise<BrowserFixture> {
+/** `env`: the gateway's extra variables (e.g. the staff services it forwards to). */
+export async function startBrowserFixture(env: Record<string, string> = {}): Promise<BrowserFixture> {
   ensureWebBuild();
   const executablePath = execFileSync('bash', [path.join(ROOT, 'tools/web/chromium.sh')], {
     encoding: 'utf8',
   }).trim();
-  const fixture = await startChatFixture({ WEB_DIST_DIR: WEB_DIST });
+  const fixture = await startChatFixture({ ...env, WEB_DIST_DIR: WEB_DIST });
   const browser: Browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const consoleErrors: string[] = [];

@@ -3,7 +3,8 @@
 #
 # Usage: tools/stack/apps.sh up|down|status [chat-gateway] [reward-labeller] [rl-orchestrator] [eval-runner]
 # Env: GATEWAY_PORT=3000 LABELLER_PORT=3001 ORCHESTRATOR_PORT=3002 EVAL_RUNNER_PORT=3003, plus each app's own
-# variables (README). The orchestrator's SERVICE_API_KEY defaults to the key the seed minted (.infra/state).
+# variables (README). The orchestrator's SERVICE_API_KEY, and the gateway's RL_ORCHESTRATOR_API_KEY and
+# EVAL_RUNNER_API_KEY, default to the keys the seed minted (.infra/state).
 # Logs: .infra/logs/<app>.log (pino JSON); pids: .infra/run/<app>.pid
 set -euo pipefail
 STACK_COMPONENT=apps
@@ -18,6 +19,8 @@ START_TIMEOUT=60
 STOP_TIMEOUT=15
 ALL=(chat-gateway reward-labeller rl-orchestrator eval-runner)
 SERVICE_KEY_FILE="$INFRA_DIR/state/orchestrator-service.key"
+GATEWAY_RL_KEY_FILE="$INFRA_DIR/state/gateway-rl-orchestrator.key"
+GATEWAY_EVAL_KEY_FILE="$INFRA_DIR/state/gateway-eval-runner.key"
 
 port_of() {
   case $1 in
@@ -37,6 +40,21 @@ export_orchestrator_env() {
   export SERVICE_API_KEY GATEWAY_URL EVAL_RUNNER_URL LABELLER_URL RL_PYTHON
 }
 
+# Where the gateway forwards the staff pages' RL jobs and evaluations, with its own keys (unless already set).
+export_gateway_env() {
+  if [[ -z ${RL_ORCHESTRATOR_API_KEY:-} && -f $GATEWAY_RL_KEY_FILE ]]; then
+    RL_ORCHESTRATOR_API_KEY=$(<"$GATEWAY_RL_KEY_FILE")
+  fi
+  if [[ -z ${EVAL_RUNNER_API_KEY:-} && -f $GATEWAY_EVAL_KEY_FILE ]]; then
+    EVAL_RUNNER_API_KEY=$(<"$GATEWAY_EVAL_KEY_FILE")
+  fi
+  : "${RL_ORCHESTRATOR_URL:=http://127.0.0.1:$ORCHESTRATOR_PORT}" "${EVAL_RUNNER_URL:=http://127.0.0.1:$EVAL_RUNNER_PORT}"
+  export RL_ORCHESTRATOR_URL EVAL_RUNNER_URL
+  [[ -n ${RL_ORCHESTRATOR_API_KEY:-} ]] && export RL_ORCHESTRATOR_API_KEY
+  [[ -n ${EVAL_RUNNER_API_KEY:-} ]] && export EVAL_RUNNER_API_KEY
+  return 0
+}
+
 live() { curl -fs -o /dev/null --max-time 2 "http://127.0.0.1:$(port_of "$1")/health/live"; }
 
 cmd_up() {
@@ -50,6 +68,7 @@ cmd_up() {
     log "starting $app on 127.0.0.1:$(port_of "$app")"
     (
       if [[ $app == rl-orchestrator ]]; then export_orchestrator_env; fi
+      if [[ $app == chat-gateway ]]; then export_gateway_env; fi
       start_detached "$app" env PORT="$(port_of "$app")" SWC_NODE_PROJECT=tsconfig.base.json \
         node -r @swc-node/register "apps/$app/src/main.ts"
     )

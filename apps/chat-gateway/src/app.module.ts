@@ -7,6 +7,7 @@ import { ChatModule } from './chat/chat.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import type { GatewayEnv } from './env';
 import { GatewayConfigModule } from './gateway-config.module';
+import { StaffServicesModule } from './staff-services/staff-services.module';
 import { UsersModule } from './users/users.module';
 
 export const SERVICE = 'chat-gateway';
@@ -28,6 +29,7 @@ export class AppModule {
         ChatModule,
         UsersModule,
         DatasetsModule,
+        StaffServicesModule,
       ],
     };
   }

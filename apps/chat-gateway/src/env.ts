@@ -76,6 +76,16 @@ export const gatewayEnv = serviceEnv
     RETENTION_SWEEP_MS: ms(3_600_000),
     /** Pseudonym key and directory of dataset exports. */
     ...datasetEnvShape,
+    /**
+     * The RL orchestrator and the eval-runner behind the staff pages' `/v1/rl/*` and `/v1/evaluations*` routes, each
+     * with the gateway's own service API key (an experimenter's, scoped to that service). Unset: those routes 503.
+     */
+    RL_ORCHESTRATOR_URL: optionalSetting(z.url()),
+    RL_ORCHESTRATOR_API_KEY: optionalSetting(z.string().min(1)),
+    EVAL_RUNNER_URL: optionalSetting(z.url()),
+    EVAL_RUNNER_API_KEY: optionalSetting(z.string().min(1)),
+    /** Longest the gateway waits for one of them to answer. */
+    STAFF_SERVICES_TIMEOUT_MS: ms(8_000),
     /** Both or neither: this admin is created at start-up while no admin account exists (never a promotion). */
     BOOTSTRAP_ADMIN_EMAIL: optionalSetting(
       z

@@ -1,14 +1,20 @@
-// Seeds what a fresh local install needs: the default companion character, the orchestrator's API key. Idempotent.
+// Seeds what a fresh local install needs: the default companion character, the services' own API keys. Idempotent.
 import { LOCAL_DATABASE_URL } from '@echoloop/config';
 import { CharacterEntity, dataSourceOptions } from '@echoloop/persistence';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
-import { ensureOrchestratorKey } from './service-key';
+import { ensureGatewayKey, ensureOrchestratorKey } from './service-key';
 
 // Shared with the evaluations, which play the same character.
 const ECHO_CARD = path.resolve(__dirname, '../../../data/characters/echo.card.json');
-const ORCHESTRATOR_KEY = path.resolve(__dirname, '../../../.infra/state/orchestrator-service.key');
+const STATE_DIR = path.resolve(__dirname, '../../../.infra/state');
+const ORCHESTRATOR_KEY = path.join(STATE_DIR, 'orchestrator-service.key');
+/** The gateway's keys for the staff services it forwards to (tools/stack/apps.sh passes them to it). */
+const GATEWAY_KEYS = {
+  'rl-orchestrator': path.join(STATE_DIR, 'gateway-rl-orchestrator.key'),
+  'eval-runner': path.join(STATE_DIR, 'gateway-eval-runner.key'),
+} as const;
 
 async function main(): Promise<void> {
   const db = await new DataSource(
@@ -25,6 +31,13 @@ async function main(): Promise<void> {
       process.stdout.write(
         `minted the rl-orchestrator's API key (${path.relative(process.cwd(), ORCHESTRATOR_KEY)})\n`,
       );
+    }
+    for (const [service, file] of Object.entries(GATEWAY_KEYS) as [keyof typeof GATEWAY_KEYS, string][]) {
+      if (await ensureGatewayKey(db, file, service)) {
+        process.stdout.write(
+          `minted the gateway's API key for ${service} (${path.relative(process.cwd(), file)})\n`,
+        );
+      }
     }
   } finally {
     await db.destroy();

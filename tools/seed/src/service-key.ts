@@ -1,17 +1,23 @@
 import { generateApiKey, hashApiKey } from '@echoloop/platform';
-import { ApiKeyEntity } from '@echoloop/persistence';
+import { ApiKeyEntity, type ApiKeyService, type Role } from '@echoloop/persistence';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { IsNull, MoreThan, type DataSource } from 'typeorm';
 
 const YEAR_MS = 365 * 86_400_000;
 
+/** What a service key may do: roles as an experimenter's, on these services only. */
+export interface ServiceKeySpec {
+  name: string;
+  roles: Role[];
+  services: ApiKeyService[];
+}
+
 /**
- * The rl-orchestrator's own API key on a local install (an experimenter's, for the gateway, the eval-runner and the
- * labeller): minted once, kept in a file only the owner reads, minted again when the stored one no longer works.
- * tools/stack/apps.sh hands it to the orchestrator as SERVICE_API_KEY.
+ * A service's own API key on a local install: minted once, kept in a file only the owner reads, minted again when
+ * the stored one no longer works. tools/stack/apps.sh hands it to the service that calls with it. True when minted.
  */
-export async function ensureOrchestratorKey(db: DataSource, file: string): Promise<boolean> {
+export async function ensureServiceKey(db: DataSource, file: string, spec: ServiceKeySpec): Promise<boolean> {
   const keys = db.getRepository(ApiKeyEntity);
   if (existsSync(file)) {
     const secret = readFileSync(file, 'utf8').trim();
@@ -24,11 +30,11 @@ export async function ensureOrchestratorKey(db: DataSource, file: string): Promi
   }
   const { secret, hash, prefix } = generateApiKey();
   await keys.insert({
-    name: 'rl-orchestrator (local install)',
+    name: spec.name,
     keyHash: hash,
     prefix,
-    roles: ['experimenter'],
-    services: ['chat-gateway', 'eval-runner', 'reward-labeller', 'rl-orchestrator'],
+    roles: spec.roles,
+    services: spec.services,
     expiresAt: new Date(Date.now() + YEAR_MS),
   });
   mkdirSync(path.dirname(file), { recursive: true });
@@ -36,3 +42,26 @@ export async function ensureOrchestratorKey(db: DataSource, file: string): Promi
   chmodSync(file, 0o600);
   return true;
 }
+
+/** The rl-orchestrator's key (an experimenter's, for the gateway, the eval-runner and the labeller). */
+export const ensureOrchestratorKey = (db: DataSource, file: string): Promise<boolean> =>
+  ensureServiceKey(db, file, {
+    name: 'rl-orchestrator (local install)',
+    roles: ['experimenter'],
+    services: ['chat-gateway', 'eval-runner', 'reward-labeller', 'rl-orchestrator'],
+  });
+
+/**
+ * The gateway's keys for the staff services it forwards to (RL jobs, evaluations): an experimenter's, each scoped
+ * to that one service. The gateway checks its users' roles itself before it forwards.
+ */
+export const ensureGatewayKey = (
+  db: DataSource,
+  file: string,
+  service: 'rl-orchestrator' | 'eval-runner',
+): Promise<boolean> =>
+  ensureServiceKey(db, file, {
+    name: `chat-gateway to ${service} (local install)`,
+    roles: ['experimenter'],
+    services: [service],
+  });

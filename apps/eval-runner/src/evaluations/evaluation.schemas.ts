@@ -1,3 +1,4 @@
+import { EVALUATION_STATUSES } from '@echoloop/persistence';
 import { userText } from '@echoloop/platform';
 import { z } from 'zod';
 
@@ -18,3 +19,11 @@ export const createEvaluationSchema = z
   })
   .strict();
 export type CreateEvaluationInput = z.infer<typeof createEvaluationSchema>;
+
+export const listEvaluationsSchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    status: z.enum(EVALUATION_STATUSES).optional(),
+  })
+  .strict();
+export type ListEvaluationsQuery = z.infer<typeof listEvaluationsSchema>;

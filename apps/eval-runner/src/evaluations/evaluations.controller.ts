@@ -1,7 +1,12 @@
 import { ApiDoc, Roles, ZodValidationPipe } from '@echoloop/platform';
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { createEvaluationSchema, type CreateEvaluationInput } from './evaluation.schemas';
+import {
+  createEvaluationSchema,
+  type CreateEvaluationInput,
+  listEvaluationsSchema,
+  type ListEvaluationsQuery,
+} from './evaluation.schemas';
 import { EvaluationsService } from './evaluations.service';
 
 const uuid = new ParseUUIDPipe({ version: '4' });
@@ -16,6 +21,13 @@ export class EvaluationsController {
   @Roles('experimenter')
   async create(@Body(new ZodValidationPipe(createEvaluationSchema)) input: CreateEvaluationInput) {
     return this.evaluations.create(input);
+  }
+
+  @Get()
+  @Roles('experimenter', 'analyst')
+  @ApiDoc({ summary: 'Evaluations, newest first (optionally of one status), without their profile lists' })
+  async list(@Query(new ZodValidationPipe(listEvaluationsSchema)) query: ListEvaluationsQuery) {
+    return { items: await this.evaluations.list(query) };
   }
 
   /** Two evaluations' metrics side by side (e.g. a candidate checkpoint and the default). */

@@ -22,7 +22,7 @@ import { buildReport, runEpisodes } from '../sentient/evaluation';
 import { episodeDeps, type ModelTarget } from '../sentient/model-calls';
 import { EVAL_RUNNER_ENV } from '../tokens';
 import { dbEpisodeStore } from './db-episode-store';
-import type { CreateEvaluationInput } from './evaluation.schemas';
+import type { CreateEvaluationInput, ListEvaluationsQuery } from './evaluation.schemas';
 
 const notFound = () =>
   new NotFoundException({ error: { code: 'not_found', message: 'Evaluation not found' } });
@@ -80,6 +80,16 @@ export class EvaluationsService implements OnApplicationBootstrap {
     });
     this.start(evaluation);
     return evaluation;
+  }
+
+  /** The newest first, without their profile lists (a run may name hundreds). */
+  async list(query: ListEvaluationsQuery) {
+    const rows = await this.db.getRepository(EvaluationEntity).find({
+      ...(query.status && { where: { status: query.status } }),
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: query.limit,
+    });
+    return rows.map(({ profileIds, ...row }) => ({ ...row, profiles: profileIds.length }));
   }
 
   async get(id: string): Promise<EvaluationEntity> {

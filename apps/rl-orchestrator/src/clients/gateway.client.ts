@@ -2,7 +2,7 @@ import type { CheckpointEndpoint, DecodingParameters } from '@echoloop/persisten
 import { Inject, Injectable } from '@nestjs/common';
 import type { OrchestratorEnv } from '../env';
 import { ORCHESTRATOR_ENV } from '../tokens';
-import { callJson } from './service-call';
+import { callJson } from '@echoloop/platform';
 
 export interface CheckpointView {
   id: string;

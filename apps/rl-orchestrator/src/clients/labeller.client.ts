@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { OrchestratorEnv } from '../env';
 import { ORCHESTRATOR_ENV } from '../tokens';
-import { callJson } from './service-call';
+import { callJson } from '@echoloop/platform';
 
 export interface ScoreItem {
   history: { role: 'user' | 'assistant'; content: string }[];

@@ -5,10 +5,9 @@ import {
   type RlJobEntity,
   type RlJobStatus,
 } from '@echoloop/persistence';
-import { CLOCK, MetricsService } from '@echoloop/platform';
+import { CLOCK, MetricsService, ServiceCallError } from '@echoloop/platform';
 import { Test } from '@nestjs/testing';
 import { PinoLogger } from 'nestjs-pino';
-import { ServiceCallError } from '../clients/service-call';
 import type { OrchestratorEnv } from '../env';
 import { type JobPatch, RlJobsRepository } from '../jobs/rl-jobs.repository';
 import { ORCHESTRATOR_ENV } from '../tokens';

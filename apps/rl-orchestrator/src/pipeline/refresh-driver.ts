@@ -1,10 +1,9 @@
 import type { RlJobEntity, RlJobStatus } from '@echoloop/persistence';
-import { CLOCK, type Clock, MetricsService } from '@echoloop/platform';
+import { CLOCK, type Clock, MetricsService, ServiceCallError } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { ServiceCallError } from '../clients/service-call';
 import type { OrchestratorEnv } from '../env';
 import { RlJobsRepository } from '../jobs/rl-jobs.repository';
 import { ORCHESTRATOR_ENV } from '../tokens';

@@ -1,10 +1,9 @@
 import type { RlJobEntity } from '@echoloop/persistence';
-import { CLOCK, type Clock } from '@echoloop/platform';
+import { CLOCK, type Clock, ServiceCallError } from '@echoloop/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { type CheckpointView, GatewayClient } from '../clients/gateway.client';
-import { ServiceCallError } from '../clients/service-call';
 import type { OrchestratorEnv } from '../env';
 import { GateService, type GateResult } from '../gate/gate.service';
 import { JOB_RUNNER, type JobRunner } from '../runners/job-runner';

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { ServiceCallError } from '../clients/service-call';
+import { ServiceCallError } from '@echoloop/platform';
 
 export interface RayResponse {
   ok: boolean;

@@ -1,4 +1,4 @@
-import { ServiceCallError } from '../clients/service-call';
+import { ServiceCallError } from '@echoloop/platform';
 import { type RayResponse, rayRequest } from './ray-http';
 import type { JobRunner, JobSpec, RunState, RunStatus } from './job-runner';
 

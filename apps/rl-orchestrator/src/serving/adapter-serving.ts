@@ -1,7 +1,11 @@
 import type { CheckpointEndpoint } from '@echoloop/persistence';
-import { checkpointEndpointPolicy, checkpointModelEndpoints } from '@echoloop/platform';
+import {
+  callJson,
+  checkpointEndpointPolicy,
+  checkpointModelEndpoints,
+  ServiceCallError,
+} from '@echoloop/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { callJson, ServiceCallError } from '../clients/service-call';
 import type { OrchestratorEnv } from '../env';
 import { ORCHESTRATOR_ENV } from '../tokens';
 

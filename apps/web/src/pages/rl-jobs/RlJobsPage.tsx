@@ -1,9 +1,9 @@
 import type { StaffPageProps } from '../../staff-pages';
+import { RlJobDetail } from './RlJobDetail';
+import { RlJobList } from './RlJobList';
+import './rl-jobs.css';
 
-export function RlJobsPage(_props: StaffPageProps) {
-  return (
-    <section className="page">
-      <h1>RL jobs</h1>
-    </section>
-  );
+/** RL refreshes (experimenters and admins): the list and a new one, or one job with its stages and logs. */
+export function RlJobsPage({ id }: StaffPageProps) {
+  return id ? <RlJobDetail id={id} /> : <RlJobList />;
 }

@@ -1,0 +1,121 @@
+import { callJson, ServiceCallError } from '@echoloop/platform';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+
+/** Where one staff service is and the gateway's own API key for it; unset when this gateway is not wired to it. */
+export interface UpstreamConfig {
+  /** The service's name, as its API keys are scoped (`rl-orchestrator`, `eval-runner`). */
+  service: string;
+  /** How the service is named to users: "The RL orchestrator". */
+  label: string;
+  url: string | undefined;
+  apiKey: string | undefined;
+  timeoutMs: number;
+}
+
+export type Query = Record<string, string | number | undefined>;
+
+/**
+ * The gateway could not get an answer from a staff service: 503 (not configured, unreachable, its key refused) or
+ * 502 (it failed). Unlike other 5xx its message is for the client; UpstreamErrorFilter sends it as it is.
+ */
+export class UpstreamException extends HttpException {
+  constructor(
+    status: 502 | 503,
+    readonly code: string,
+    message: string,
+  ) {
+    super({ error: { code, message } }, status);
+    this.message = message;
+  }
+}
+
+/** Sends an UpstreamException's own body (the platform's filter hides every 5xx's), with Retry-After on a 503. */
+@Catch(UpstreamException)
+export class UpstreamErrorFilter implements ExceptionFilter {
+  catch(exception: UpstreamException, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    if (res.headersSent) return;
+    if (exception.getStatus() === 503) res.setHeader('Retry-After', '5');
+    res.status(exception.getStatus()).json(exception.getResponse());
+  }
+}
+
+const isErrorBody = (body: unknown): body is { error: { code: string; message: string } } => {
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | null | undefined)?.error;
+  return typeof error?.code === 'string' && typeof error.message === 'string';
+};
+
+/**
+ * One staff service behind the gateway, called with the gateway's service API key (never shown to anyone): its
+ * answers come back as they are, its refusals (4xx) with their status and body, and its absence as a clear 503.
+ */
+export class Upstream {
+  private readonly logger: Logger;
+
+  constructor(private readonly config: UpstreamConfig) {
+    this.logger = new Logger(`Upstream(${config.service})`);
+  }
+
+  get configured(): boolean {
+    return Boolean(this.config.url && this.config.apiKey);
+  }
+
+  async call<T>(method: 'GET' | 'POST', path: string, options: { query?: Query; body?: unknown } = {}) {
+    const { url: base, apiKey, service, label } = this.config;
+    if (!base || !apiKey) {
+      throw new UpstreamException(
+        503,
+        'service_not_configured',
+        `${label} is not configured on this gateway; ask an administrator`,
+      );
+    }
+    const url = new URL(path, base);
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    try {
+      return await callJson<T>(service, {
+        method,
+        url: url.toString(),
+        apiKey,
+        timeoutMs: this.config.timeoutMs,
+        ...(options.body !== undefined && { body: options.body }),
+      });
+    } catch (error) {
+      throw this.translate(error);
+    }
+  }
+
+  private translate(error: unknown): unknown {
+    if (!(error instanceof ServiceCallError)) return error;
+    const { label } = this.config;
+    if (error.status === null) {
+      this.logger.warn(`unreachable: ${error.message}`);
+      return new UpstreamException(
+        503,
+        'service_unavailable',
+        `${label} is not reachable; try again shortly`,
+      );
+    }
+    if (error.status === 401 || error.status === 403) {
+      // The gateway's own key was refused: the user's rights were checked here already, so it is configuration.
+      this.logger.error(`refused the gateway's API key (${error.status}): check its key and scope`);
+      return new UpstreamException(
+        503,
+        'service_unavailable',
+        `${label} refused this gateway's credentials; ask an administrator`,
+      );
+    }
+    if (error.status >= 500) {
+      this.logger.warn(`failed: ${error.message}`);
+      return error.status === 503
+        ? new UpstreamException(503, 'service_unavailable', `${label} is unavailable; try again shortly`)
+        : new UpstreamException(502, 'bad_gateway', `${label} failed to answer (${error.status})`);
+    }
+    const body = isErrorBody(error.body)
+      ? error.body
+      : { error: { code: error.code ?? 'upstream_refused', message: error.message } };
+    return new HttpException(body, error.status);
+  }
+}

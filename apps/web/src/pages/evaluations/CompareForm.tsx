@@ -1,0 +1,58 @@
+import { useId, useState, type FormEvent } from 'react';
+import { navigate } from '../../router';
+import { shortId, when } from '../rl-jobs/ui';
+import type { EvaluationSummary } from './evaluation';
+
+const optionLabel = (e: EvaluationSummary) =>
+  `${e.checkpointId} · ${e.status} · ${when(e.createdAt)} (${shortId(e.id)})`;
+
+/** Two evaluations to compare: A (say, the default) and B (the candidate). */
+export function CompareForm({
+  evaluations,
+  pair,
+}: {
+  evaluations: EvaluationSummary[];
+  pair: { a: string; b: string } | null;
+}) {
+  const id = useId();
+  const [a, setA] = useState(pair?.a ?? evaluations[1]?.id ?? evaluations[0]?.id ?? '');
+  const [b, setB] = useState(pair?.b ?? evaluations[0]?.id ?? '');
+  const same = a !== '' && a === b;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (a && b && !same) navigate(`/evaluations?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`);
+  };
+
+  return (
+    <form className="compare-form" aria-labelledby={`${id}-title`} onSubmit={submit}>
+      <h2 id={`${id}-title`}>Compare two evaluations</h2>
+      <div className="form-row">
+        <label>
+          Evaluation A
+          <select value={a} required onChange={(e) => setA(e.target.value)}>
+            {evaluations.map((e) => (
+              <option key={e.id} value={e.id}>
+                {optionLabel(e)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Evaluation B
+          <select value={b} required onChange={(e) => setB(e.target.value)}>
+            {evaluations.map((e) => (
+              <option key={e.id} value={e.id}>
+                {optionLabel(e)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" disabled={same || !a || !b}>
+          Compare
+        </button>
+      </div>
+      {same && <p className="muted">Choose two different evaluations.</p>}
+    </form>
+  );
+}

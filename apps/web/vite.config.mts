@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import path from 'node:path';
 import { defineConfig } from 'vite';
+import { bundleBudget } from './bundle-budget.mts';
 
 const root = path.resolve(import.meta.dirname);
 
@@ -8,7 +9,8 @@ const root = path.resolve(import.meta.dirname);
 // to a gateway on GATEWAY_URL (default the local one).
 export default defineConfig({
   root,
-  plugins: [react()],
+  // The chat page's JavaScript stays under 200 kB gzipped (dist/apps/web/bundle-size.json has the numbers).
+  plugins: [react(), bundleBudget(200_000)],
   build: { outDir: path.resolve(root, '../../dist/apps/web'), emptyOutDir: true, sourcemap: true },
   server: {
     proxy: Object.fromEntries(

@@ -168,6 +168,7 @@ export async function sendAndCollect(
   const events: TurnEvents = { ack: { error: { code: 'none' } }, deltas: [] };
   const onDelta = (d: TurnEvents['deltas'][number]) => events.deltas.push(d);
   socket.on('message:delta', onDelta);
+  let timer: NodeJS.Timeout | undefined;
   try {
     const finished = new Promise<void>((resolve) => {
       socket.once('message:done', (done) => ((events.done = done), resolve()));
@@ -176,10 +177,12 @@ export async function sendAndCollect(
     events.ack = await socket.timeout(timeoutMs).emitWithAck('message:send', payload);
     await Promise.race([
       finished,
-      new Promise((_, reject) => setTimeout(() => reject(new Error('no done/error')), timeoutMs)),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('no done/error')), timeoutMs))),
     ]);
     return events;
   } finally {
+    // A pending timer would keep Jest from exiting once the suite is done.
+    clearTimeout(timer);
     socket.off('message:delta', onDelta);
     socket.off('message:done');
     socket.off('message:error');

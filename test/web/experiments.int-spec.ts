@@ -94,6 +94,35 @@ describe('web app: experiments in the browser', () => {
     w.expectNoPageErrors();
   }, 120_000);
 
+  it('lets an experimenter register a checkpoint and retire it', async () => {
+    const { email, token } = await account(['user', 'experimenter']);
+    await signIn(email);
+    await page.getByRole('navigation', { name: 'Team' }).getByRole('link', { name: 'Checkpoints' }).click();
+    await page.waitForURL(/\/checkpoints$/);
+    const rows = page.getByRole('region', { name: 'Checkpoints' });
+    await rows.getByRole('rowheader', { name: 'base' }).waitFor();
+    await page.getByLabel('Checkpoint id').fill('web-registered');
+    await page.getByLabel('Served model name').fill('fake-base-model');
+    await page.getByLabel('Endpoint base URL').fill(fixture.vllm.url);
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByText('web-registered registered as a candidate.').waitFor();
+    const row = rows.locator('tr[data-checkpoint="web-registered"]');
+    await row.getByText('candidate').waitFor();
+    // The default cannot be retired from here: it has no button.
+    expect(await rows.locator('tr[data-checkpoint="base"]').getByRole('button').count()).toBe(0);
+    await w.expectAccessible();
+    await w.screenshots('checkpoints', { fullPage: true });
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Retire web-registered' }).click();
+    await row.getByText('retired').waitFor();
+    const listed = await fixture.http(token, 'GET', '/v1/checkpoints');
+    expect(listed.body.items).toContainEqual(
+      expect.objectContaining({ id: 'web-registered', status: 'retired' }),
+    );
+    w.expectNoPageErrors();
+  }, 60_000);
+
   it('keeps experiments from a plain user', async () => {
     const { email, token } = await account(['user']);
     await signIn(email);

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { api } from './api/client';
 import { loadTokens, onTokensChange, saveTokens } from './api/session';
 import { AuthPage } from './pages/AuthPage';
@@ -7,23 +7,7 @@ import { ChatPage } from './pages/chat/ChatPage';
 import { MePage } from './pages/MePage';
 import { navigate, STAFF_SECTIONS, useRoute, type Route, type StaffSection } from './router';
 import { mayOpen, STAFF_PAGES } from './staff-pages';
-
-/** A link the router follows in place (a plain link for a new tab or a copied address). */
-function NavLink({ href, current, children }: { href: string; current: boolean; children: ReactNode }) {
-  return (
-    <a
-      href={href}
-      aria-current={current ? 'page' : undefined}
-      onClick={(event) => {
-        if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-        event.preventDefault();
-        navigate(href);
-      }}
-    >
-      {children}
-    </a>
-  );
-}
+import { AppLink } from './ui/AppLink';
 
 function StaffPage({ section, id, roles }: { section: StaffSection; id?: string; roles: string[] | null }) {
   const { label, component: Page } = STAFF_PAGES[section];
@@ -95,15 +79,15 @@ export function App() {
       <header className="topbar">
         <span className="brand">Echoloop</span>
         <nav aria-label="Main">
-          <NavLink href="/" current={route.page === 'characters'}>
+          <AppLink to="/" current={route.page === 'characters'}>
             Characters
-          </NavLink>
-          <NavLink href="/chat" current={route.page === 'chat'}>
+          </AppLink>
+          <AppLink to="/chat" current={route.page === 'chat'}>
             Chats
-          </NavLink>
-          <NavLink href="/me" current={route.page === 'me'}>
+          </AppLink>
+          <AppLink to="/me" current={route.page === 'me'}>
             Me
-          </NavLink>
+          </AppLink>
         </nav>
         <button type="button" className="link-button" onClick={() => void signOut()}>
           Sign out
@@ -112,13 +96,13 @@ export function App() {
       {staffSections.length > 0 && (
         <nav aria-label="Team" className="team-nav">
           {staffSections.map((section) => (
-            <NavLink
+            <AppLink
               key={section}
-              href={`/${section}`}
+              to={`/${section}`}
               current={route.page === 'staff' && route.section === section}
             >
               {STAFF_PAGES[section].label}
-            </NavLink>
+            </AppLink>
           ))}
         </nav>
       )}

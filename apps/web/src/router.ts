@@ -56,3 +56,14 @@ export function useRoute(): Route {
   }, []);
   return route;
 }
+
+/** `window.location.search`, kept current across `navigate` and the back button (filters live in the address). */
+export function useSearch(): string {
+  const [search, setSearch] = useState(() => window.location.search);
+  useEffect(() => {
+    const update = () => setSearch(window.location.search);
+    window.addEventListener('popstate', update);
+    return () => window.removeEventListener('popstate', update);
+  }, []);
+  return search;
+}

@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { errorMessage, publicApi } from '../api/client';
 import { saveTokens } from '../api/session';
 import { navigate } from '../router';
+import { AppLink } from '../ui/AppLink';
 
 /** Sign up and sign in: one form, the display name only when signing up. */
 export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
@@ -66,15 +67,9 @@ export function AuthPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       </form>
       <p>
         {signingUp ? 'Already have an account? ' : 'New here? '}
-        <a
-          href={signingUp ? '/sign-in' : '/sign-up'}
-          onClick={(event) => {
-            event.preventDefault();
-            navigate(signingUp ? '/sign-in' : '/sign-up');
-          }}
-        >
+        <AppLink to={signingUp ? '/sign-in' : '/sign-up'}>
           {signingUp ? 'Sign in' : 'Create an account'}
-        </a>
+        </AppLink>
       </p>
     </main>
   );

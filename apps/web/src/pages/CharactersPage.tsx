@@ -1,12 +1,10 @@
 import { useEffect, useState } from 'react';
-import { api, errorMessage } from '../api/client';
-import type { paths } from '../api/gateway';
+import { api, errorMessage, type Reply } from '../api/client';
 import { navigate } from '../router';
 import { Avatar } from './Avatar';
 import { CardImport } from './CardImport';
 
-type Character =
-  paths['/v1/characters']['get']['responses'][200]['content']['application/json']['items'][number];
+type Character = Reply<'get', '/v1/characters'>['items'][number];
 
 /** The characters to chat with; choosing one starts a conversation with its greeting. Admins import cards here. */
 export function CharactersPage({ canImport }: { canImport: boolean }) {

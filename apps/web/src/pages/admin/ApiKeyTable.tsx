@@ -1,6 +1,7 @@
 import { useId } from 'react';
-import { ConfirmAction, when } from './admin-common';
 import type { ApiKey } from './api-keys';
+import { ConfirmAction } from '../../ui/ConfirmAction';
+import { when } from '../../ui/format';
 
 /** Every key with its scope and dates; rotate and revoke for the ones still in use. */
 export function ApiKeyTable({

@@ -2,11 +2,11 @@ import { useCallback, useEffect, useState } from 'react';
 import { api, errorMessage } from '../../api/client';
 import type { StaffPageProps } from '../../staff-pages';
 import './admin.css';
-import { ErrorNote } from './admin-common';
 import { ApiKeyTable } from './ApiKeyTable';
 import type { ApiKey, ApiKeyWithSecret } from './api-keys';
 import { CreateApiKey } from './CreateApiKey';
 import { SecretReveal } from './SecretReveal';
+import { ErrorNote } from '../../ui/ErrorNote';
 
 /** Service credentials for admins: the keys, a new one, rotating and revoking; a secret is shown only once. */
 export function ApiKeysPage(_props: StaffPageProps) {
@@ -27,7 +27,11 @@ export function ApiKeysPage(_props: StaffPageProps) {
     void api.GET('/v1/me').then(({ data }) => setMyRoles(data?.roles ?? []));
   }, [load]);
 
-  const act = async <T,>(run: () => Promise<{ error?: unknown; data?: T }>, fallback: string) => {
+  /** Runs a change and reloads the list: the answer's body on success, null (with the error shown) on failure. */
+  const act = async <T,>(
+    run: () => Promise<{ error?: unknown; data?: T }>,
+    fallback: string,
+  ): Promise<{ data: T | undefined } | null> => {
     setBusy(true);
     setError(null);
     setStatus('');
@@ -38,15 +42,15 @@ export function ApiKeysPage(_props: StaffPageProps) {
       return null;
     }
     await load();
-    return data ?? null;
+    return { data };
   };
 
   const rotate = async (key: ApiKey) => {
-    const data = await act(
+    const rotated = await act(
       () => api.POST('/v1/api-keys/{id}/rotate', { params: { path: { id: key.id } }, body: {} }),
       'Could not rotate the key',
     );
-    if (data) setRevealed({ key: data, rotated: true });
+    if (rotated?.data) setRevealed({ key: rotated.data, rotated: true });
   };
 
   const revoke = async (key: ApiKey) => {

@@ -1,10 +1,10 @@
 import { useEffect, useId, useState } from 'react';
-import { api, errorMessage } from '../../api/client';
-import type { paths } from '../../api/gateway';
-import { ErrorNote, PageLink, when } from './admin-common';
+import { api, errorMessage, type Reply } from '../../api/client';
+import { AppLink } from '../../ui/AppLink';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { when } from '../../ui/format';
 
-type Entry =
-  paths['/v1/users/{id}/audit']['get']['responses'][200]['content']['application/json']['items'][number];
+type Entry = Reply<'get', '/v1/users/{id}/audit'>['items'][number];
 type State = NonNullable<Entry['before']>;
 
 const show = (value: State[keyof State]): string =>
@@ -32,7 +32,7 @@ function Actor({ entry, emails }: { entry: Entry; emails: Record<string, string>
   if (entry.actor === 'cli') return <>command line</>;
   if (entry.actor === 'bootstrap') return <>bootstrap admin</>;
   if (!entry.actorId) return <>–</>;
-  return <PageLink href={`/users/${entry.actorId}`}>{emails[entry.actorId] ?? 'an admin'}</PageLink>;
+  return <AppLink to={`/users/${entry.actorId}`}>{emails[entry.actorId] ?? 'an admin'}</AppLink>;
 }
 
 /** Who changed the account, when, and what (oldest first). */

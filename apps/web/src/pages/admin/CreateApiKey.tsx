@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { api, errorMessage } from '../../api/client';
-import { ErrorNote, ROLE_HINTS, type Role } from './admin-common';
 import { type ApiKeyWithSecret, KEY_ROLES, type Service, SERVICES } from './api-keys';
+import { type Role, ROLE_HINTS } from './admin-common';
+import { ErrorNote } from '../../ui/ErrorNote';
 
 const DAY_MS = 86_400_000;
 /** The gateway's default and longest lifetimes (API_KEY_DEFAULT_TTL_DAYS, API_KEY_MAX_TTL_DAYS). */

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { ROLE_HINTS, ROLES, type Role } from './admin-common';
+import { type Role, ROLE_HINTS, ROLES } from './admin-common';
 
 /** The account's roles as checkboxes; removing your own admin role asks first. */
 export function RolesEditor({

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { when } from './admin-common';
 import type { ApiKeyWithSecret } from './api-keys';
+import { when } from '../../ui/format';
 
 /** A new secret, shown once: a copy button, and a plain warning that it will not be shown again. */
 export function SecretReveal({

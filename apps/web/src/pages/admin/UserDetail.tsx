@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../../api/client';
 import { AuditTrail } from './AuditTrail';
-import { ConfirmAction, ErrorNote, PageLink, when } from './admin-common';
 import { RolesEditor } from './RolesEditor';
 import type { User } from './UserList';
+import { AppLink } from '../../ui/AppLink';
+import { ConfirmAction } from '../../ui/ConfirmAction';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { when } from '../../ui/format';
 
 type Patch = { roles?: User['roles']; disabled?: boolean };
 
@@ -61,7 +64,7 @@ export function UserDetail({ id: userId }: { id: string }) {
   return (
     <section className="page admin-page">
       <p>
-        <PageLink href="/users">← All users</PageLink>
+        <AppLink to="/users">← All users</AppLink>
       </p>
       <h1>{user ? user.displayName : 'User'}</h1>
       <ErrorNote error={error} />

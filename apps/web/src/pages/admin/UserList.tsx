@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { api, errorMessage } from '../../api/client';
-import type { paths } from '../../api/gateway';
-import { ErrorNote, PageLink, ROLES, type Role, when } from './admin-common';
+import { api, errorMessage, type Reply } from '../../api/client';
+import { type Role, ROLES } from './admin-common';
+import { AppLink } from '../../ui/AppLink';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { when } from '../../ui/format';
 
-export type User =
-  paths['/v1/users']['get']['responses'][200]['content']['application/json']['items'][number];
+export type User = Reply<'get', '/v1/users'>['items'][number];
 
 const PAGE_SIZE = 25;
 
@@ -119,7 +120,7 @@ export function UserList() {
               {users.map((user) => (
                 <tr key={user.id}>
                   <td>
-                    <PageLink href={`/users/${user.id}`}>{user.email}</PageLink>
+                    <AppLink to={`/users/${user.id}`}>{user.email}</AppLink>
                   </td>
                   <td>{user.displayName}</td>
                   <td>{user.roles.join(', ')}</td>

@@ -1,5 +1,5 @@
 import type { Reply } from '../../api/client';
-import type { Role } from './admin-common';
+import { type Role } from './admin-common';
 
 /** The services a key may call (the gateway's API_KEY_SERVICES). */
 export const SERVICES = ['chat-gateway', 'reward-labeller', 'eval-runner', 'rl-orchestrator'] as const;

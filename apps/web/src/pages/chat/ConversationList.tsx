@@ -1,9 +1,9 @@
-import type { paths } from '../../api/gateway';
+import type { Reply } from '../../api/client';
 import { navigate } from '../../router';
+import { AppLink } from '../../ui/AppLink';
 import { Avatar } from '../Avatar';
 
-export type Conversation =
-  paths['/v1/conversations']['get']['responses'][200]['content']['application/json']['items'][number];
+export type Conversation = Reply<'get', '/v1/conversations'>['items'][number];
 
 /** The user's conversations, newest first, each with its character's avatar and a delete button. */
 export function ConversationList({
@@ -26,17 +26,10 @@ export function ConversationList({
       <ul>
         {conversations.map((c) => (
           <li key={c.id} className={c.id === currentId ? 'active' : undefined}>
-            <a
-              href={`/chat/${c.id}`}
-              aria-current={c.id === currentId ? 'page' : undefined}
-              onClick={(event) => {
-                event.preventDefault();
-                navigate(`/chat/${c.id}`);
-              }}
-            >
+            <AppLink to={`/chat/${c.id}`} current={c.id === currentId}>
               <Avatar characterId={c.characterId} name={names.get(c.characterId) ?? '?'} size={32} />
               <span className="conversation-title">{c.title}</span>
-            </a>
+            </AppLink>
             <button
               type="button"
               className="icon-button"

@@ -1,7 +1,6 @@
-import type { paths } from '../../api/gateway';
+import type { Reply } from '../../api/client';
 
-type StoredMessage =
-  paths['/v1/conversations/{id}/messages']['get']['responses'][200]['content']['application/json']['items'][number];
+type StoredMessage = Reply<'get', '/v1/conversations/{id}/messages'>['items'][number];
 
 export interface Message {
   id: string;

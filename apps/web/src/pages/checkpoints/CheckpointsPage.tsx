@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { api, errorMessage } from '../../api/client';
-import type { paths } from '../../api/gateway';
+import { api, errorMessage, type Reply } from '../../api/client';
 import type { StaffPageProps } from '../../staff-pages';
+import { DataTable } from '../../ui/DataTable';
 
-type Checkpoint =
-  paths['/v1/checkpoints']['get']['responses'][200]['content']['application/json']['items'][number];
+type Checkpoint = Reply<'get', '/v1/checkpoints'>['items'][number];
 
 /** The model checkpoints turns and experiments use: the default, candidates (RL refreshes add them), retired. */
 export function CheckpointsPage(_props: StaffPageProps) {
@@ -44,42 +43,42 @@ export function CheckpointsPage(_props: StaffPageProps) {
       {checkpoints === null ? (
         <p className="muted">Loading…</p>
       ) : (
-        <div className="table-scroll" role="region" aria-label="Checkpoints" tabIndex={0}>
-          <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">Checkpoint</th>
-                <th scope="col">Model</th>
-                <th scope="col">Status</th>
-                <th scope="col">Endpoints</th>
-                <th scope="col">Registered</th>
-                <th scope="col">
+        <DataTable
+          label="Checkpoints"
+          columns={[
+            'Checkpoint',
+            'Model',
+            'Status',
+            'Endpoints',
+            'Registered',
+            {
+              label: (
+                <>
                   <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {checkpoints.map((c) => (
-                <tr key={c.id} data-checkpoint={c.id}>
-                  <th scope="row">{c.id}</th>
-                  <td>{c.modelName}</td>
-                  <td>
-                    <span className="status">{c.isDefault ? `${c.status}, default` : c.status}</span>
-                  </td>
-                  <td>{c.endpoints.map((e) => e.baseUrl).join(', ')}</td>
-                  <td>{new Date(c.createdAt).toLocaleString()}</td>
-                  <td>
-                    {c.status !== 'retired' && !c.isDefault && (
-                      <button type="button" className="secondary" onClick={() => void retire(c)}>
-                        Retire <span className="visually-hidden">{c.id}</span>
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                </>
+              ),
+            },
+          ]}
+        >
+          {checkpoints.map((c) => (
+            <tr key={c.id} data-checkpoint={c.id}>
+              <th scope="row">{c.id}</th>
+              <td>{c.modelName}</td>
+              <td>
+                <span className="status">{c.isDefault ? `${c.status}, default` : c.status}</span>
+              </td>
+              <td>{c.endpoints.map((e) => e.baseUrl).join(', ')}</td>
+              <td>{new Date(c.createdAt).toLocaleString()}</td>
+              <td>
+                {c.status !== 'retired' && !c.isDefault && (
+                  <button type="button" className="secondary" onClick={() => void retire(c)}>
+                    Retire <span className="visually-hidden">{c.id}</span>
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <RegisterCheckpoint
         onRegistered={(c) => {

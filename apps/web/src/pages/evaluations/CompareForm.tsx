@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { navigate } from '../../router';
-import { shortId, when } from '../rl-jobs/ui';
 import type { EvaluationSummary } from './evaluation';
+import { shortId, when } from '../../ui/format';
 
 const optionLabel = (e: EvaluationSummary) =>
   `${e.checkpointId} · ${e.status} · ${when(e.createdAt)} (${shortId(e.id)})`;

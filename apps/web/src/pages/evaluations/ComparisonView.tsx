@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { api, errorMessage } from '../../api/client';
-import { ErrorNote, num, pct } from '../rl-jobs/ui';
 import {
   difference,
   type Comparison,
@@ -9,11 +8,14 @@ import {
   type MetricRow,
 } from './evaluation';
 import { ReportFrame } from './ReportFrame';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { fmt, pct } from '../../ui/format';
+import { DataTable } from '../../ui/DataTable';
 
-const show = (row: MetricRow, value: number | null) => (row.kind === 'rate' ? pct(value) : num(value));
+const show = (row: MetricRow, value: number | null) => (row.kind === 'rate' ? pct(value) : fmt(value));
 const signed = (row: MetricRow, value: number | null) => {
   if (value === null) return '–';
-  const text = row.kind === 'rate' ? `${(value * 100).toFixed(1)} pts` : num(value);
+  const text = row.kind === 'rate' ? `${(value * 100).toFixed(1)} pts` : fmt(value);
   return value > 0 ? `+${text}` : text;
 };
 
@@ -47,38 +49,26 @@ export function ComparisonView({
         !error && <p className="muted">Loading…</p>
       ) : (
         <>
-          <div className="table-scroll" role="region" aria-label="Metrics side by side" tabIndex={0}>
-            <table className="data-table comparison-table">
-              <caption className="visually-hidden">
-                Metrics of A ({nameA}) and B ({nameB}), with the difference B − A
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Metric</th>
-                  <th scope="col">A: {nameA}</th>
-                  <th scope="col">B: {nameB}</th>
-                  <th scope="col">Δ (B − A)</th>
+          <DataTable
+            label="Metrics side by side"
+            caption={`Metrics of A (${nameA}) and B (${nameB}), with the difference B − A`}
+            className="comparison-table"
+            columns={['Metric', `A: ${nameA}`, `B: ${nameB}`, 'Δ (B − A)']}
+          >
+            {metricRows(comparison).map((row) => {
+              const delta = difference(row);
+              return (
+                <tr key={row.label}>
+                  <th scope="row">{row.label}</th>
+                  <td>{show(row, row.a)}</td>
+                  <td>{show(row, row.b)}</td>
+                  <td className={delta === null || delta === 0 ? '' : delta > 0 ? 'delta-up' : 'delta-down'}>
+                    {signed(row, delta)}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {metricRows(comparison).map((row) => {
-                  const delta = difference(row);
-                  return (
-                    <tr key={row.label}>
-                      <th scope="row">{row.label}</th>
-                      <td>{show(row, row.a)}</td>
-                      <td>{show(row, row.b)}</td>
-                      <td
-                        className={delta === null || delta === 0 ? '' : delta > 0 ? 'delta-up' : 'delta-down'}
-                      >
-                        {signed(row, delta)}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </DataTable>
           <div className="reports">
             <ReportFrame side="A" id={pair.a} report={comparison.a} />
             <ReportFrame side="B" id={pair.b} report={comparison.b} />

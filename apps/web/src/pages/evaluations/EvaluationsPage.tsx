@@ -1,12 +1,16 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorMessage } from '../../api/client';
 import type { StaffPageProps } from '../../staff-pages';
-import { AppLink, ErrorNote, num, shortId, StatusBadge, when } from '../rl-jobs/ui';
 import { CompareForm } from './CompareForm';
 import { ComparisonView } from './ComparisonView';
 import type { EvaluationSummary } from './evaluation';
 import '../rl-jobs/rl-jobs.css';
 import './evaluations.css';
+import { AppLink } from '../../ui/AppLink';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { fmt, shortId, when } from '../../ui/format';
+import { DataTable } from '../../ui/DataTable';
 
 /** The chosen pair, from the address (`/evaluations?a=<id>&b=<id>`), so that a comparison can be shared. */
 function usePair(): { a: string; b: string } | null {
@@ -47,39 +51,35 @@ export function EvaluationsPage(_props: StaffPageProps) {
         <p className="muted">No evaluations yet.</p>
       ) : (
         <>
-          <div className="table-scroll" role="region" aria-label="Evaluations" tabIndex={0}>
-            <table className="data-table">
-              <caption className="visually-hidden">Evaluations, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Evaluation</th>
-                  <th scope="col">Checkpoint</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Mode</th>
-                  <th scope="col">Profiles</th>
-                  <th scope="col">Mean final score</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {evaluations.map((e) => (
-                  <tr key={e.id}>
-                    <th scope="row">
-                      <code>{shortId(e.id)}</code>
-                    </th>
-                    <td>{e.checkpointId}</td>
-                    <td>
-                      <StatusBadge status={e.status} />
-                    </td>
-                    <td>{e.mode}</td>
-                    <td>{e.profiles}</td>
-                    <td>{num(e.metrics?.['meanFinalScore'])}</td>
-                    <td>{when(e.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label="Evaluations"
+            caption="Evaluations, newest first"
+            columns={[
+              'Evaluation',
+              'Checkpoint',
+              'Status',
+              'Mode',
+              'Profiles',
+              'Mean final score',
+              'Created',
+            ]}
+          >
+            {evaluations.map((e) => (
+              <tr key={e.id}>
+                <th scope="row">
+                  <code>{shortId(e.id)}</code>
+                </th>
+                <td>{e.checkpointId}</td>
+                <td>
+                  <StatusBadge status={e.status} />
+                </td>
+                <td>{e.mode}</td>
+                <td>{e.profiles}</td>
+                <td>{fmt(e.metrics?.['meanFinalScore'])}</td>
+                <td>{when(e.createdAt)}</td>
+              </tr>
+            ))}
+          </DataTable>
           <CompareForm evaluations={evaluations} pair={pair} />
         </>
       )}

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../../api/client';
-import { ErrorNote } from '../rl-jobs/ui';
 import type { Report } from './evaluation';
+import { ErrorNote } from '../../ui/ErrorNote';
 
 /**
  * One side's report: its title and pinned models, its HTML page on demand in a sandboxed frame (its scripts run in

@@ -1,9 +1,7 @@
-import type { paths } from '../../api/gateway';
+import type { Reply } from '../../api/client';
 
-type Json<T> = T extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
-
-export type EvaluationSummary = Json<paths['/v1/evaluations']['get']>['items'][number];
-export type Comparison = Json<paths['/v1/evaluations/compare']['get']>;
+export type EvaluationSummary = Reply<'get', '/v1/evaluations'>['items'][number];
+export type Comparison = Reply<'get', '/v1/evaluations/compare'>;
 export type Report = Comparison['a'];
 
 export interface MetricRow {

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { api, errorMessage } from '../../api/client';
-import { ErrorNote } from '../common/ErrorNote';
 import type { Checkpoint, Experiment } from './types';
+import { ErrorNote } from '../../ui/ErrorNote';
 
 interface ArmDraft {
   key: number;

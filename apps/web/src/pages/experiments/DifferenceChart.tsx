@@ -1,5 +1,5 @@
-import { asInterval } from '../common/format';
 import type { Comparison } from './types';
+import { asInterval } from '../../ui/format';
 
 const WIDTH = 320;
 const ROW = 26;

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorMessage } from '../../api/client';
-import { navigate } from '../../router';
-import { ErrorNote } from '../common/ErrorNote';
-import { fmt, metricLabel } from '../common/format';
 import type { Results } from './types';
 import { MetricSection } from './MetricSection';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { fmt, metricLabel } from '../../ui/format';
+import { AppLink } from '../../ui/AppLink';
+import { DataTable } from '../../ui/DataTable';
 
 export function ExperimentDetail({ id }: { id: string }) {
   const [results, setResults] = useState<Results | null>(null);
@@ -50,15 +51,7 @@ export function ExperimentDetail({ id }: { id: string }) {
   return (
     <section className="page experiments">
       <p>
-        <a
-          href="/experiments"
-          onClick={(event) => {
-            event.preventDefault();
-            navigate('/experiments');
-          }}
-        >
-          ← All experiments
-        </a>
+        <AppLink to="/experiments">← All experiments</AppLink>
       </p>
       <h1>{experiment ? experiment.name : 'Experiment'}</h1>
       <ErrorNote error={error} />
@@ -105,31 +98,19 @@ export function ExperimentDetail({ id }: { id: string }) {
           </div>
 
           <h2>Arms</h2>
-          <div className="table-scroll" role="region" aria-label="Arms" tabIndex={0}>
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">Arm</th>
-                  <th scope="col">Checkpoint</th>
-                  <th scope="col">Weight</th>
-                  <th scope="col">Users</th>
-                </tr>
-              </thead>
-              <tbody>
-                {results.arms.map((arm) => (
-                  <tr key={arm.id}>
-                    <th scope="row">
-                      {arm.id}
-                      {arm.control && <span className="muted"> (control)</span>}
-                    </th>
-                    <td>{arm.checkpointId}</td>
-                    <td>{fmt(arm.weight)}</td>
-                    <td>{arm.users}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="Arms" columns={['Arm', 'Checkpoint', 'Weight', 'Users']}>
+            {results.arms.map((arm) => (
+              <tr key={arm.id}>
+                <th scope="row">
+                  {arm.id}
+                  {arm.control && <span className="muted"> (control)</span>}
+                </th>
+                <td>{arm.checkpointId}</td>
+                <td>{fmt(arm.weight)}</td>
+                <td>{arm.users}</td>
+              </tr>
+            ))}
+          </DataTable>
           <p className={results.srm.alert ? 'error' : 'muted'}>
             Sample ratio mismatch: p = {fmt(results.srm.pValue)}
             {results.srm.alert ? ' — the split is off; do not trust these results.' : ''}

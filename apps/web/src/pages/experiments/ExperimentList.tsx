@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorMessage } from '../../api/client';
 import { navigate } from '../../router';
-import { ErrorNote } from '../common/ErrorNote';
 import type { Experiment } from './types';
 import { CreateExperiment } from './CreateExperiment';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { AppLink } from '../../ui/AppLink';
+import { DataTable } from '../../ui/DataTable';
 
 export function ExperimentList() {
   const [experiments, setExperiments] = useState<Experiment[] | null>(null);
@@ -25,41 +27,24 @@ export function ExperimentList() {
       ) : experiments.length === 0 ? (
         <p className="muted">No experiments yet.</p>
       ) : (
-        <div className="table-scroll" role="region" aria-label="Experiments" tabIndex={0}>
-          <table className="data-table">
-            <caption className="visually-hidden">Experiments, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Arms</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {experiments.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <a
-                      href={`/experiments/${e.id}`}
-                      onClick={(event) => {
-                        event.preventDefault();
-                        navigate(`/experiments/${e.id}`);
-                      }}
-                    >
-                      {e.name}
-                    </a>
-                  </td>
-                  <td>
-                    <span className={`status status-${e.status}`}>{e.status}</span>
-                  </td>
-                  <td>{e.arms.map((a) => a.id).join(', ')}</td>
-                  <td>{new Date(e.createdAt).toLocaleString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Experiments"
+          caption="Experiments, newest first"
+          columns={['Name', 'Status', 'Arms', 'Created']}
+        >
+          {experiments.map((e) => (
+            <tr key={e.id}>
+              <td>
+                <AppLink to={`/experiments/${e.id}`}>{e.name}</AppLink>
+              </td>
+              <td>
+                <span className={`status status-${e.status}`}>{e.status}</span>
+              </td>
+              <td>{e.arms.map((a) => a.id).join(', ')}</td>
+              <td>{new Date(e.createdAt).toLocaleString()}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <CreateExperiment onCreated={(e) => navigate(`/experiments/${e.id}`)} />
     </section>

@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import { fmt, fmtInterval, metricLabel } from '../common/format';
 import type { MetricResult } from './types';
 import { DifferenceChart } from './DifferenceChart';
+import { fmt, fmtInterval, metricLabel } from '../../ui/format';
 
 export function MetricSection({ metric }: { metric: MetricResult }) {
   const id = useId();

@@ -1,9 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { api, errorMessage } from '../../api/client';
-import { navigate } from '../../router';
 import { describeFilters, filterSearch, type FilterValues, toApiFilters } from '../turns/filters';
-import { ErrorNote } from '../turns/shared';
 import { type DatasetExport, FORMATS, KINDS } from './types';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { AppLink } from '../../ui/AppLink';
 
 /**
  * Starts an export: what (labelled turns or preference pairs), as what (JSONL or CSV), and optionally only the
@@ -83,16 +83,7 @@ export function ExportForm({
       ) : (
         <p className="muted">
           Every labelled turn of users who agreed to training use. To export fewer, filter them on the{' '}
-          <a
-            href={turnsAddress}
-            onClick={(event) => {
-              event.preventDefault();
-              navigate(turnsAddress);
-            }}
-          >
-            Turns page
-          </a>{' '}
-          and choose “Export these turns”.
+          <AppLink to={turnsAddress}>Turns page</AppLink> and choose “Export these turns”.
         </p>
       )}
       <p className="muted">Users are pseudonymous and messages PII-redacted in every export.</p>

@@ -1,6 +1,7 @@
 import { describeFilters } from '../turns/filters';
-import { fmtTime } from '../turns/shared';
 import { type DatasetExport, inProgress, kindLabel } from './types';
+import { fmtTime } from '../../ui/format';
+import { DataTable } from '../../ui/DataTable';
 
 function statusText(e: DatasetExport): string {
   if (e.status === 'running') {
@@ -25,58 +26,53 @@ export function ExportTable({
   onDownload: (e: DatasetExport) => void;
 }) {
   return (
-    <div className="table-scroll" role="region" aria-label="Exports" tabIndex={0}>
-      <table className="data-table exports-table">
-        <caption className="visually-hidden">Exports, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Requested</th>
-            <th scope="col">Dataset</th>
-            <th scope="col">Format</th>
-            <th scope="col">Filters</th>
-            <th scope="col">Status</th>
-            <th scope="col" className="number">
-              Rows
-            </th>
-            <th scope="col">File</th>
+    <DataTable
+      label="Exports"
+      caption="Exports, newest first"
+      className="exports-table"
+      columns={[
+        'Requested',
+        'Dataset',
+        'Format',
+        'Filters',
+        'Status',
+        { label: 'Rows', className: 'number' },
+        'File',
+      ]}
+    >
+      {exports.map((e) => {
+        const when = fmtTime(e.createdAt);
+        return (
+          <tr key={e.id} data-export={e.id} aria-busy={inProgress(e)}>
+            <td className="nowrap">{when}</td>
+            <td>{kindLabel(e.kind)}</td>
+            <td>{e.format.toUpperCase()}</td>
+            <td>{describeFilters(e.filters, names) || <span className="muted">none</span>}</td>
+            <td>
+              <span className={`status status-${e.status}`}>{statusText(e)}</span>
+            </td>
+            <td className="number">{e.rows ?? '–'}</td>
+            <td>
+              {e.status === 'succeeded' ? (
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={downloading === e.id}
+                  onClick={() => onDownload(e)}
+                >
+                  Download
+                  <span className="visually-hidden">
+                    {' '}
+                    {kindLabel(e.kind)} {e.format.toUpperCase()} of {when}
+                  </span>
+                </button>
+              ) : (
+                <span className="muted">–</span>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {exports.map((e) => {
-            const when = fmtTime(e.createdAt);
-            return (
-              <tr key={e.id} data-export={e.id} aria-busy={inProgress(e)}>
-                <td className="nowrap">{when}</td>
-                <td>{kindLabel(e.kind)}</td>
-                <td>{e.format.toUpperCase()}</td>
-                <td>{describeFilters(e.filters, names) || <span className="muted">none</span>}</td>
-                <td>
-                  <span className={`status status-${e.status}`}>{statusText(e)}</span>
-                </td>
-                <td className="number">{e.rows ?? '–'}</td>
-                <td>
-                  {e.status === 'succeeded' ? (
-                    <button
-                      type="button"
-                      className="secondary"
-                      disabled={downloading === e.id}
-                      onClick={() => onDownload(e)}
-                    >
-                      Download
-                      <span className="visually-hidden">
-                        {' '}
-                        {kindLabel(e.kind)} {e.format.toUpperCase()} of {when}
-                      </span>
-                    </button>
-                  ) : (
-                    <span className="muted">–</span>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+    </DataTable>
   );
 }

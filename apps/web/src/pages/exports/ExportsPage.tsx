@@ -2,12 +2,14 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, errorMessage } from '../../api/client';
 import type { StaffPageProps } from '../../staff-pages';
 import { parseFilters } from '../turns/filters';
-import { ErrorNote, useCharacters, useSearch } from '../turns/shared';
 import { downloadExport } from './download';
 import { ExportForm } from './ExportForm';
 import { ExportTable } from './ExportTable';
 import { type DatasetExport, inProgress } from './types';
 import './exports.css';
+import { useCharacters } from '../../api/use-characters';
+import { useSearch } from '../../router';
+import { ErrorNote } from '../../ui/ErrorNote';
 
 const POLL_MS = 1_500;
 

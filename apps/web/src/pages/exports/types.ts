@@ -1,8 +1,7 @@
-import type { paths } from '../../api/gateway';
+import type { Reply } from '../../api/client';
 
 /** An export as `GET /v1/exports` gives it. */
-export type DatasetExport =
-  paths['/v1/exports']['get']['responses'][200]['content']['application/json']['items'][number];
+export type DatasetExport = Reply<'get', '/v1/exports'>['items'][number];
 
 export const KINDS = [
   { value: 'turns', label: 'Labelled turns' },

@@ -1,6 +1,10 @@
-import { AppLink, num, scalarEntries, StatusBadge } from './ui';
 import { gateOf, lossCurve, type RlJob, splitsOf } from './rl-job';
 import { LossChart } from './LossChart';
+import { scalarEntries } from './rl-job';
+import { AppLink } from '../../ui/AppLink';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { fmt } from '../../ui/format';
+import { DataTable } from '../../ui/DataTable';
 
 /** What the job produced so far: its dataset, training metrics and the gate's verdict. */
 export function JobResults({ job }: { job: RlJob }) {
@@ -59,43 +63,31 @@ export function JobResults({ job }: { job: RlJob }) {
               ))}
             </ul>
           )}
-          <div className="table-scroll" role="region" aria-label="Gate checks" tabIndex={0}>
-            <table className="data-table">
-              <thead>
-                <tr>
-                  <th scope="col">Check</th>
-                  <th scope="col">Candidate</th>
-                  <th scope="col">Default</th>
-                  <th scope="col">Δ</th>
-                </tr>
-              </thead>
-              <tbody>
-                {gate.sentient && (
-                  <tr>
-                    <th scope="row">
-                      Sentient benchmark ({gate.sentient.profiles} profiles){' '}
-                      <AppLink
-                        to={`/evaluations?a=${gate.sentient.defaultEvaluationId}&b=${gate.sentient.candidateEvaluationId}`}
-                      >
-                        compare
-                      </AppLink>
-                    </th>
-                    <td>{num(gate.sentient.candidate)}</td>
-                    <td>{num(gate.sentient.default)}</td>
-                    <td>{num(gate.sentient.delta)}</td>
-                  </tr>
-                )}
-                {gate.heldout && (
-                  <tr>
-                    <th scope="row">Held-out reward ({gate.heldout.items} items)</th>
-                    <td>{num(gate.heldout.candidate)}</td>
-                    <td>{num(gate.heldout.default)}</td>
-                    <td>{num(gate.heldout.delta)}</td>
-                  </tr>
-                )}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="Gate checks" columns={['Check', 'Candidate', 'Default', 'Δ']}>
+            {gate.sentient && (
+              <tr>
+                <th scope="row">
+                  Sentient benchmark ({gate.sentient.profiles} profiles){' '}
+                  <AppLink
+                    to={`/evaluations?a=${gate.sentient.defaultEvaluationId}&b=${gate.sentient.candidateEvaluationId}`}
+                  >
+                    compare
+                  </AppLink>
+                </th>
+                <td>{fmt(gate.sentient.candidate)}</td>
+                <td>{fmt(gate.sentient.default)}</td>
+                <td>{fmt(gate.sentient.delta)}</td>
+              </tr>
+            )}
+            {gate.heldout && (
+              <tr>
+                <th scope="row">Held-out reward ({gate.heldout.items} items)</th>
+                <td>{fmt(gate.heldout.candidate)}</td>
+                <td>{fmt(gate.heldout.default)}</td>
+                <td>{fmt(gate.heldout.delta)}</td>
+              </tr>
+            )}
+          </DataTable>
         </>
       )}
     </>
@@ -112,23 +104,13 @@ function KeyValues({
   rows: [string, string][];
 }) {
   return (
-    <div className="table-scroll" role="region" aria-label={label} tabIndex={0}>
-      <table className="data-table">
-        <thead>
-          <tr>
-            <th scope="col">{head[0]}</th>
-            <th scope="col">{head[1]}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([key, value]) => (
-            <tr key={key}>
-              <th scope="row">{key}</th>
-              <td>{value}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable label={label} columns={head}>
+      {rows.map(([key, value]) => (
+        <tr key={key}>
+          <th scope="row">{key}</th>
+          <td>{value}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

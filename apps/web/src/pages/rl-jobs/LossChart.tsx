@@ -1,4 +1,4 @@
-import { num } from './ui';
+import { fmt } from '../../ui/format';
 
 const WIDTH = 320;
 const HEIGHT = 140;
@@ -18,7 +18,7 @@ export function LossChart({ points }: { points: { step: number; loss: number }[]
     <svg
       className="rl-loss-chart"
       role="img"
-      aria-label={`Training loss over ${points.length} steps: ${num(first?.loss)} at step ${first?.step ?? ''}, ${num(last?.loss)} at step ${last?.step ?? ''}`}
+      aria-label={`Training loss over ${points.length} steps: ${fmt(first?.loss)} at step ${first?.step ?? ''}, ${fmt(last?.loss)} at step ${last?.step ?? ''}`}
       viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
       width={WIDTH}
       height={HEIGHT}
@@ -33,10 +33,10 @@ export function LossChart({ points }: { points: { step: number; loss: number }[]
         {maxStep}
       </text>
       <text x={PAD - 4} y={PAD + 4} textAnchor="end">
-        {num(high)}
+        {fmt(high)}
       </text>
       <text x={PAD - 4} y={HEIGHT - PAD} textAnchor="end">
-        {num(low)}
+        {fmt(low)}
       </text>
       <text x={WIDTH / 2} y={14} textAnchor="middle">
         loss by step

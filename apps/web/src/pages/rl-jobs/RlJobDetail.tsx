@@ -3,7 +3,10 @@ import { api, errorMessage } from '../../api/client';
 import { isFinished, type RlJob } from './rl-job';
 import { JobResults } from './JobResults';
 import { StageList } from './StageList';
-import { AppLink, ErrorNote, shortId, StatusBadge, when } from './ui';
+import { AppLink } from '../../ui/AppLink';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { shortId, when } from '../../ui/format';
 
 /** How often an unfinished job is read again. */
 export const REFRESH_MS = 3_000;

@@ -2,7 +2,11 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { api, errorMessage } from '../../api/client';
 import { navigate } from '../../router';
 import type { RlJobSummary } from './rl-job';
-import { AppLink, ErrorNote, shortId, StatusBadge, when } from './ui';
+import { AppLink } from '../../ui/AppLink';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { StatusBadge } from '../../ui/StatusBadge';
+import { shortId, when } from '../../ui/format';
+import { DataTable } from '../../ui/DataTable';
 
 export function RlJobList() {
   const [jobs, setJobs] = useState<RlJobSummary[] | null>(null);
@@ -26,43 +30,30 @@ export function RlJobList() {
       ) : jobs.length === 0 ? (
         <p className="muted">No RL jobs yet.</p>
       ) : (
-        <div className="table-scroll" role="region" aria-label="RL jobs" tabIndex={0}>
-          <table className="data-table">
-            <caption className="visually-hidden">RL jobs, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Job</th>
-                <th scope="col">Status</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">Template</th>
-                <th scope="col">Created</th>
-                <th scope="col">Finished</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Checkpoint</th>
-              </tr>
-            </thead>
-            <tbody>
-              {jobs.map((job) => (
-                <tr key={job.id}>
-                  <th scope="row">
-                    <AppLink to={`/rl-jobs/${job.id}`} label={`Job ${shortId(job.id)}`}>
-                      <code>{shortId(job.id)}</code>
-                    </AppLink>
-                  </th>
-                  <td>
-                    <StatusBadge status={job.status} />
-                  </td>
-                  <td>{job.trigger}</td>
-                  <td>{job.template}</td>
-                  <td>{when(job.createdAt)}</td>
-                  <td>{when(job.finishedAt)}</td>
-                  <td className="rl-reason">{job.reason ?? '–'}</td>
-                  <td>{job.checkpointId ?? '–'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="RL jobs"
+          caption="RL jobs, newest first"
+          columns={['Job', 'Status', 'Trigger', 'Template', 'Created', 'Finished', 'Reason', 'Checkpoint']}
+        >
+          {jobs.map((job) => (
+            <tr key={job.id}>
+              <th scope="row">
+                <AppLink to={`/rl-jobs/${job.id}`} label={`Job ${shortId(job.id)}`}>
+                  <code>{shortId(job.id)}</code>
+                </AppLink>
+              </th>
+              <td>
+                <StatusBadge status={job.status} />
+              </td>
+              <td>{job.trigger}</td>
+              <td>{job.template}</td>
+              <td>{when(job.createdAt)}</td>
+              <td>{when(job.finishedAt)}</td>
+              <td className="rl-reason">{job.reason ?? '–'}</td>
+              <td>{job.checkpointId ?? '–'}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -1,9 +1,8 @@
-import type { paths } from '../../api/gateway';
+import type { Reply } from '../../api/client';
+import { fmt } from '../../ui/format';
 
-type Json<T> = T extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
-
-export type RlJobSummary = Json<paths['/v1/rl/jobs']['get']>['items'][number];
-export type RlJob = Json<paths['/v1/rl/jobs/{id}']['get']>;
+export type RlJobSummary = Reply<'get', '/v1/rl/jobs'>['items'][number];
+export type RlJob = Reply<'get', '/v1/rl/jobs/{id}'>;
 export type RlJobStatus = RlJob['status'];
 
 /** A refresh's stages in order; a job is at one of them until it ends. */
@@ -72,4 +71,15 @@ export function lossCurve(job: RlJob): { step: number; loss: number }[] {
     const { step, loss } = (point ?? {}) as { step?: unknown; loss?: unknown };
     return typeof step === 'number' && typeof loss === 'number' ? [{ step, loss }] : [];
   });
+}
+
+/** An object's plain fields (numbers, strings, booleans) as rows of a key/value table. */
+export function scalarEntries(value: Record<string, unknown> | null | undefined): [string, string][] {
+  return Object.entries(value ?? {}).flatMap(([key, v]): [string, string][] =>
+    typeof v === 'number'
+      ? [[key, fmt(v)]]
+      : typeof v === 'string' || typeof v === 'boolean'
+        ? [[key, String(v)]]
+        : [],
+  );
 }

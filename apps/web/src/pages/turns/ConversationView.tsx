@@ -1,19 +1,12 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { api, errorMessage } from '../../api/client';
-import { navigate } from '../../router';
 import { EmotionChart } from './EmotionChart';
-import {
-  COMPONENTS,
-  ErrorNote,
-  feedbackText,
-  fmt,
-  fmtDelta,
-  fmtTime,
-  type TurnRecord,
-  turnListAddress,
-  useCharacters,
-  userMessageOf,
-} from './shared';
+import { useCharacters } from '../../api/use-characters';
+import { COMPONENTS, feedbackText, turnListAddress, type TurnRecord, userMessageOf } from './turn-record';
+import { ErrorNote } from '../../ui/ErrorNote';
+import { fmt, fmtDelta, fmtTime } from '../../ui/format';
+import { AppLink } from '../../ui/AppLink';
+import { DataTable } from '../../ui/DataTable';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A conversation is read whole, a page of 100 at a time, up to this many turns. */
@@ -70,15 +63,7 @@ export function ConversationView({ id }: { id: string }) {
   return (
     <section className="page turns">
       <p>
-        <a
-          href={back}
-          onClick={(event) => {
-            event.preventDefault();
-            navigate(back);
-          }}
-        >
-          ← All turns
-        </a>
+        <AppLink to={back}>← All turns</AppLink>
       </p>
       <h1>Conversation{character ? ` with ${character}` : ''}</h1>
       <ErrorNote error={error} />
@@ -122,27 +107,19 @@ function Trajectory({
       <h2 id={`${id}-title`}>Live-emotion trajectory</h2>
       <div className="metric-body">
         <EmotionChart points={points} />
-        <div className="table-scroll" role="region" aria-label="Live emotion by turn" tabIndex={0}>
-          <table className="data-table">
-            <caption className="visually-hidden">Live emotion by turn, with its change</caption>
-            <thead>
-              <tr>
-                <th scope="col">Turn</th>
-                <th scope="col">Live emotion</th>
-                <th scope="col">Change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {turns.map((turn, index) => (
-                <tr key={turn.turnId}>
-                  <th scope="row">{index + 1}</th>
-                  <td className="number">{fmt(turn.rewards.live_emotion)}</td>
-                  <td className="number">{fmtDelta(turn.liveEmotionDelta)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Live emotion by turn"
+          caption="Live emotion by turn, with its change"
+          columns={['Turn', 'Live emotion', 'Change']}
+        >
+          {turns.map((turn, index) => (
+            <tr key={turn.turnId}>
+              <th scope="row">{index + 1}</th>
+              <td className="number">{fmt(turn.rewards.live_emotion)}</td>
+              <td className="number">{fmtDelta(turn.liveEmotionDelta)}</td>
+            </tr>
+          ))}
+        </DataTable>
       </div>
     </section>
   );

@@ -1,4 +1,4 @@
-import { fmt } from './shared';
+import { fmt } from '../../ui/format';
 
 export interface EmotionPoint {
   /** 1-based position of the turn in the conversation. */

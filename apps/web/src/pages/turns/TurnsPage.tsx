@@ -4,10 +4,13 @@ import { navigate } from '../../router';
 import type { StaffPageProps } from '../../staff-pages';
 import { ConversationView } from './ConversationView';
 import { describeFilters, filterSearch, parseFilters, toApiFilters } from './filters';
-import { ErrorNote, rememberTurnList, type TurnRecord, useCharacters, useSearch } from './shared';
 import { TurnFilterForm } from './TurnFilterForm';
 import { TurnTable } from './TurnTable';
 import './turns.css';
+import { useCharacters } from '../../api/use-characters';
+import { rememberTurnList, type TurnRecord } from './turn-record';
+import { useSearch } from '../../router';
+import { ErrorNote } from '../../ui/ErrorNote';
 
 const PAGE = 50;
 

@@ -4,15 +4,22 @@
 //   node -r @swc-node/register bench/gateway-overhead.ts [--levels 1,50,200] [--rounds 3] [--rate 50] [--tokens 40]
 //
 // Needs the local stack (PostgreSQL, Kafka): tools/stack/stack.sh up postgres kafka.
-import { createTestDatabase, startApp, type AppProcess } from '@echoloop/testing';
-import { execFileSync, spawn } from 'node:child_process';
+import { startApp } from '@echoloop/testing';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { io, type Socket } from 'socket.io-client';
-import { cpuSeconds, round, rssMiB, summarize, type Summary } from './stats';
+import { formatTable, log, prepareDatabase, ROOT, startModel } from './bench-env';
+import { cpuSeconds, round, rssMiB, type Summary } from './stats';
+import {
+  createUsers,
+  openAiStream,
+  socketTurn,
+  summarizeTimings,
+  type BenchUser,
+  type StreamTiming,
+} from './stream-clients';
 
-const ROOT = path.resolve(__dirname, '..');
 const { values } = parseArgs({
   options: {
     levels: { type: 'string', default: '1,50,200' },
@@ -24,150 +31,11 @@ const { values } = parseArgs({
 const levels = values.levels.split(',').map(Number);
 const rounds = Number(values.rounds);
 
-interface StreamTiming {
-  ttftMs: number;
-  gapsMs: number[];
-  totalMs: number;
-}
-
-const log = (line: string) => process.stderr.write(`${line}\n`);
-
-async function startModel(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(
-    process.execPath,
-    ['-r', '@swc-node/register', 'bench/fake-vllm-server.ts', values.rate, values.tokens],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const url = await new Promise<string>((resolve) =>
-    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())),
-  );
-  return { url, stop: () => child.kill('SIGTERM') };
-}
-
-/** One streaming request straight to the model server, timed like a client would time it. */
-async function directStream(url: string): Promise<StreamTiming> {
-  const started = performance.now();
-  const res = await fetch(`${url}/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer none' },
-    body: JSON.stringify({
-      model: 'bench-model',
-      stream: true,
-      stream_options: { include_usage: true },
-      messages: [{ role: 'user', content: 'hello' }],
-    }),
-  });
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let last = 0;
-  let ttftMs = 0;
-  const gapsMs: number[] = [];
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    const events = buffer.split('\n\n');
-    buffer = events.pop() ?? '';
-    for (const event of events) {
-      if (!event.includes('"content":"') || event.includes('"content":""')) continue;
-      const now = performance.now();
-      if (!ttftMs) ttftMs = now - started;
-      else gapsMs.push(now - last);
-      last = now;
-    }
-  }
-  return { ttftMs, gapsMs, totalMs: performance.now() - started };
-}
-
-interface BenchUser {
-  socket: Socket;
-  conversationId: string;
-}
-
-async function gatewayStream(user: BenchUser, id: string): Promise<StreamTiming> {
-  const started = performance.now();
-  let last = 0;
-  let ttftMs = 0;
-  const gapsMs: number[] = [];
-  const onDelta = () => {
-    const now = performance.now();
-    if (!ttftMs) ttftMs = now - started;
-    else gapsMs.push(now - last);
-    last = now;
-  };
-  user.socket.on('message:delta', onDelta);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      user.socket.once('message:done', () => resolve());
-      user.socket.once('message:error', (error: { code: string }) => reject(new Error(error.code)));
-      user.socket.emit('message:send', {
-        conversationId: user.conversationId,
-        content: 'hello',
-        clientMessageId: id,
-      });
-    });
-  } finally {
-    user.socket.off('message:delta', onDelta);
-  }
-  return { ttftMs, gapsMs, totalMs: performance.now() - started };
-}
-
-async function createUsers(gateway: AppProcess, count: number, characterId: string): Promise<BenchUser[]> {
-  const users: BenchUser[] = [];
-  for (let i = 0; i < count; i++) {
-    const call = async (route: string, body: unknown, token?: string) => {
-      const res = await fetch(`${gateway.url}${route}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-        body: JSON.stringify(body),
-      });
-      return (await res.json()) as Record<string, string>;
-    };
-    const { accessToken } = await call('/v1/auth/register', {
-      email: `bench-${i}-${Date.now()}@example.com`,
-      password: 'benchmark-password',
-      displayName: `Bench ${i}`,
-    });
-    const conversation = await call('/v1/conversations', { characterId }, accessToken);
-    const socket = io(`${gateway.url}/chat`, { auth: { token: accessToken }, transports: ['websocket'] });
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    users.push({ socket, conversationId: conversation['id'] ?? '' });
-  }
-  return users;
-}
-
-function sum(timings: StreamTiming[]) {
-  return {
-    ttft: summarize(timings.map((t) => t.ttftMs)),
-    gap: summarize(timings.flatMap((t) => t.gapsMs)),
-    total: summarize(timings.map((t) => t.totalMs)),
-  };
-}
-
 async function main(): Promise<void> {
-  const db = await createTestDatabase('bench');
-  const env = { ...process.env, DATABASE_URL: db.url, SWC_NODE_PROJECT: 'tsconfig.base.json' };
-  execFileSync(process.execPath, ['tools/typeorm-cli.cjs', 'migration:run'], {
-    cwd: ROOT,
-    env,
-    stdio: 'ignore',
-  });
-  execFileSync(process.execPath, ['-r', '@swc-node/register', 'tools/seed/src/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: 'ignore',
-  });
-  const characterId = execFileSync('psql', [db.url, '-Atc', 'SELECT id FROM characters LIMIT 1'])
-    .toString()
-    .trim();
-
-  const model = await startModel();
+  const db = await prepareDatabase();
+  const model = await startModel(Number(values.rate), Number(values.tokens));
   try {
-    await run(db.url, model.url, characterId);
+    await run(db.url, model.url, db.characterId);
   } finally {
     model.stop();
     await db.drop();
@@ -185,12 +53,19 @@ async function run(databaseUrl: string, modelUrl: string, characterId: string): 
     DAILY_MESSAGE_QUOTA: '100000',
     DATABASE_POOL_SIZE: '40',
   });
+  // This process's own child: other gateways may run on the machine.
   const gatewayPid = Number(
-    execFileSync('pgrep', ['-f', '-n', 'apps/chat-gateway/src/main.ts']).toString().trim(),
+    execFileSync('pgrep', ['-P', String(process.pid), '-f', 'apps/chat-gateway/src/main.ts'])
+      .toString()
+      .trim(),
   );
   log(`gateway pid ${gatewayPid}, model ${modelUrl}; creating ${maxLevel} users`);
   try {
-    const results = await measure(gatewayPid, modelUrl, await createUsers(gateway, maxLevel, characterId));
+    const results = await measure(
+      gatewayPid,
+      modelUrl,
+      await createUsers(gateway.url, maxLevel, characterId),
+    );
     print(results, await insideGateway(gateway.url));
   } finally {
     await gateway.stop();
@@ -205,15 +80,15 @@ async function measure(gatewayPid: number, modelUrl: string, users: BenchUser[])
     const viaGateway: StreamTiming[] = [];
     let cpu = 0;
     for (let round = 0; round < rounds; round++) {
-      direct.push(...(await Promise.all(Array.from({ length: level }, () => directStream(modelUrl)))));
+      direct.push(...(await Promise.all(Array.from({ length: level }, () => openAiStream(modelUrl)))));
       const before = cpuSeconds(gatewayPid);
       viaGateway.push(
-        ...(await Promise.all(users.slice(0, level).map((user) => gatewayStream(user, `m${message++}`)))),
+        ...(await Promise.all(users.slice(0, level).map((user) => socketTurn(user, `m${message++}`)))),
       );
       cpu += cpuSeconds(gatewayPid) - before;
     }
-    const d = sum(direct);
-    const g = sum(viaGateway);
+    const d = summarizeTimings(direct);
+    const g = summarizeTimings(viaGateway);
     const row = {
       concurrency: level,
       streams: viaGateway.length,
@@ -266,14 +141,10 @@ function print(
     String(r.gatewayCpuSecondsPerStream),
     String(r.gatewayRssMiB),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ');
   process.stdout.write(
     `\nGateway overhead (ms; model at ${values.rate} tok/s, ${values.tokens} tokens, ${rounds} rounds)\n`,
   );
-  process.stdout.write(
-    `${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${rows.map(line).join('\n')}\n`,
-  );
+  process.stdout.write(formatTable(header, rows));
   const out = path.join(ROOT, 'bench/results/gateway-overhead.json');
   mkdirSync(path.dirname(out), { recursive: true });
   const report = {

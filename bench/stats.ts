@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface Summary {
   n: number;
@@ -30,3 +30,44 @@ export function rssMiB(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return round(kb / 1024);
 }
+
+/** The process and its live descendants (a proxy's workers), from /proc. */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while listing.
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i] ?? -1) ?? []));
+  return tree;
+}
+
+const alive = <T>(read: () => T, fallback: T): T => {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+};
+
+/** CPU seconds used so far by a process and its live descendants. */
+export const treeCpuSeconds = (pid: number): number =>
+  processTree(pid).reduce((total, p) => total + alive(() => cpuSeconds(p), 0), 0);
+
+/** CPU seconds (user + nice + system + irq) the whole machine has used so far, over all cores, from /proc. */
+export function machineCpuSeconds(): number {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/) ?? [];
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fields.map(Number);
+  return (user + nice + system + irq + softirq) / 100;
+}
+
+/** Resident set size of a process and its live descendants in MiB. */
+export const treeRssMiB = (pid: number): number =>
+  round(processTree(pid).reduce((total, p) => total + alive(() => rssMiB(p), 0), 0));

@@ -354,6 +354,48 @@ describe('chat gateway: accounts, conversations and streaming turns', () => {
       f.vllm.setFaults(undefined);
     });
 
+    it('cancels the model request when the message cannot be stored: a clear error, and nothing stored', async () => {
+      const { token } = await f.register();
+      const { id: conversationId } = await newConversation(token);
+      const socket = await f.connect(token);
+      // A first turn: the next one starts its model request before the database answers.
+      expect(
+        (await sendAndCollect(socket, { conversationId, content: 'hi', clientMessageId: 'w1' })).done,
+      ).toBeDefined();
+      await f.db.query(
+        `CREATE FUNCTION refuse_message() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN IF NEW.content = 'refused' THEN RAISE EXCEPTION 'storage failed'; END IF; RETURN NEW; END $$`,
+      );
+      await f.db.query(
+        'CREATE TRIGGER refuse_message BEFORE INSERT ON messages FOR EACH ROW EXECUTE FUNCTION refuse_message()',
+      );
+      try {
+        f.vllm.setFaults({ delayBeforeFirstTokenMs: 400 });
+        const before = f.vllm.requests.length;
+        const failed = await sendAndCollect(socket, {
+          conversationId,
+          content: 'refused',
+          clientMessageId: 'w2',
+        });
+        expect(failed.ack).toMatchObject({ error: { code: 'message_not_stored' } });
+        expect(failed.error).toMatchObject({ code: 'message_not_stored', retryable: true });
+        await f.vllm.whenIdle();
+        const replies = f.vllm.requests
+          .slice(before)
+          .filter((r) => !(r.body as { response_format?: unknown }).response_format);
+        expect(replies.map((r) => r.aborted)).toEqual([true]);
+        const stored = await f.db.query(
+          `SELECT role, content FROM messages WHERE conversation_id = $1 ORDER BY created_at`,
+          [conversationId],
+        );
+        expect(stored.map((m: { role: string }) => m.role)).toEqual(['assistant', 'user', 'assistant']);
+      } finally {
+        f.vllm.setFaults(undefined);
+        await f.db.query('DROP TRIGGER refuse_message ON messages');
+        await f.db.query('DROP FUNCTION refuse_message()');
+      }
+    });
+
     it('tells the client the model failed, with retryable set, within the timeouts', async () => {
       const { token } = await f.register();
       const { id: conversationId } = await newConversation(token);

@@ -65,6 +65,15 @@ export const gatewayEnv = serviceEnv
     DELTA_FLUSH_CHARS: z.coerce.number().int().positive().default(64),
     /** The director steps in after every this many user turns of a conversation (Echo-N1: 5); 0 turns it off. */
     DIRECTOR_EVERY_USER_TURNS: z.coerce.number().int().min(0).default(5),
+    /**
+     * Director steps and deep persona extractions are model calls beside the replies: at most this many of each run
+     * at once, at most *_QUEUE_SIZE more wait, and the rest are dropped (side_work_dropped_total), so they never pile
+     * up in front of users' replies on the model server.
+     */
+    DIRECTOR_CONCURRENCY: z.coerce.number().int().positive().default(2),
+    DIRECTOR_QUEUE_SIZE: z.coerce.number().int().min(0).default(16),
+    DEEP_EXTRACTION_CONCURRENCY: z.coerce.number().int().positive().default(1),
+    DEEP_EXTRACTION_QUEUE_SIZE: z.coerce.number().int().min(0).default(16),
     /** How often the running experiment's guardrails are checked (a breach stops it). */
     EXPERIMENT_GUARDRAIL_CHECK_MS: ms(30_000),
     /** API keys' default and longest lifetime, and how long a rotated-out secret keeps working. */

@@ -18,7 +18,7 @@ export {
   type ContractConsumerOptions,
   type MessageContext,
 } from './kafka/contract-consumer';
-export { DLQ_HEADER, type DeadLetterKind } from './kafka/dead-letter';
+export { deadLetterMessage, DLQ_HEADER, type DeadLetterKind } from './kafka/dead-letter';
 export { ensureTopics, type TopicSpec } from './kafka/topic-admin';
 export { KafkaLifecycle } from './kafka/kafka-lifecycle';
 export { KAFKA } from './kafka/kafka.tokens';

@@ -17,6 +17,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { FeedbackService } from './feedback.service';
 import { MessagesController } from './messages.controller';
 import { RepliesController } from './replies.controller';
+import { InFlightRegistry } from './in-flight-registry';
+import { ReplyRunner } from './reply-runner';
+import { ReplyStreamer } from './reply-streamer';
+import { TurnContextBuilder } from './turn-context';
+import { TurnInputsCache } from './turn-inputs-cache';
+import { TurnRecorder } from './turn-recorder';
+import { TurnRepository } from './turn.repository';
 import { TurnService } from './turn.service';
 
 @Module({
@@ -32,6 +39,13 @@ import { TurnService } from './turn.service';
     ChatGateway,
     SocketSessions,
     TurnService,
+    TurnRepository,
+    InFlightRegistry,
+    TurnContextBuilder,
+    ReplyStreamer,
+    ReplyRunner,
+    TurnRecorder,
+    TurnInputsCache,
     LimitsService,
     MemoryService,
     PersonaService,

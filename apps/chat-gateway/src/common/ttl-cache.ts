@@ -21,6 +21,12 @@ export class TtlCache<K, V> {
     return value;
   }
 
+  /** The live entry, without loading one. */
+  peek(key: K): Promise<V> | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expires > this.now() ? hit.value : undefined;
+  }
+
   delete(key: K): void {
     this.entries.delete(key);
   }

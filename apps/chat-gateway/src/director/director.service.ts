@@ -1,13 +1,14 @@
 import { completeStructured, type ChatMessage } from '@echoloop/llm';
 import type { CheckpointEntity, ConversationEntity, DirectorNote } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import type { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { SideWorkQueue } from '../side-work/side-work-queue';
 import {
   DIRECTOR_PROMPT_VERSION,
   directorGuidance,
@@ -23,12 +24,16 @@ const MAX_TOKENS = 200;
 /**
  * Echo-N1's director: after every Nth user turn of a conversation it reads the recent turns and decides to keep
  * the topic, deepen it, or gently open a new one; its note goes into the prompt of the reply to the next user
- * turn. It runs after the reply was sent, so no reply waits for it; a note that arrives late is not used.
+ * turn. It runs after the reply was sent, so no reply waits for it; a note that arrives late is not used. At most
+ * DIRECTOR_CONCURRENCY steps run at once and DIRECTOR_QUEUE_SIZE wait; a step beyond that is dropped (counted in
+ * side_work_dropped_total{work="director"}), and the conversation simply goes without a note until its next step.
  */
 @Injectable()
-export class DirectorService {
-  private readonly running = new Map<string, Promise<void>>();
+export class DirectorService implements OnApplicationShutdown {
+  /** Conversations with a step running or queued: one at a time each. */
+  private readonly pending = new Set<string>();
   private readonly decisions: Counter<'outcome'>;
+  private readonly queue: SideWorkQueue;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -42,6 +47,15 @@ export class DirectorService {
       'Director steps by decision (keep, deepen, new-topic) or failure (invalid_output, model_error)',
       ['outcome'],
     );
+    this.queue = new SideWorkQueue(
+      'director',
+      { concurrency: env.DIRECTOR_CONCURRENCY, queueSize: env.DIRECTOR_QUEUE_SIZE },
+      metrics,
+    );
+  }
+
+  onApplicationShutdown(): void {
+    this.queue.close();
   }
 
   /** The director's guidance for the reply to user turn `turn`, if it decided after the turn before. */
@@ -60,16 +74,19 @@ export class DirectorService {
     const every = this.env.DIRECTOR_EVERY_USER_TURNS;
     if (every === 0 || turn < every || turn % every !== 0) return;
     if (conversation.director?.turn === turn) return;
-    if (this.running.has(conversation.id)) return;
+    if (this.pending.has(conversation.id)) return;
     const transcript: ChatMessage[] = input.transcript.slice(-TRANSCRIPT_MESSAGES);
-    const job = this.decide(conversation.id, turn, { ...input, transcript }, checkpoint)
-      .then((outcome) => this.decisions.inc({ outcome }))
-      .catch((error: unknown) => {
-        this.decisions.inc({ outcome: 'model_error' });
-        this.logger.warn({ err: error, conversationId: conversation.id }, 'director step failed');
-      })
-      .finally(() => this.running.delete(conversation.id));
-    this.running.set(conversation.id, job);
+    const accepted = this.queue.offer(() =>
+      this.decide(conversation.id, turn, { ...input, transcript }, checkpoint)
+        .then((outcome) => this.decisions.inc({ outcome }))
+        .catch((error: unknown) => {
+          this.decisions.inc({ outcome: 'model_error' });
+          this.logger.warn({ err: error, conversationId: conversation.id }, 'director step failed');
+        })
+        .finally(() => this.pending.delete(conversation.id)),
+    );
+    if (accepted) this.pending.add(conversation.id);
+    else this.logger.debug({ conversationId: conversation.id, turn }, 'director step dropped: queue full');
   }
 
   private async decide(

@@ -60,6 +60,14 @@ export class LimitsService {
     today.count++;
   }
 
+  /** Undoes `admit` for a message that turned out to be stored already (a resend is counted once). */
+  refund(userId: string): void {
+    this.rate.giveBack(userId);
+    void this.sentToday.peek(`${userId}:${utcDay()}`)?.then((today) => {
+      if (today.count > 0) today.count--;
+    });
+  }
+
   private async countSentToday(userId: string): Promise<{ count: number }> {
     const count = await this.db
       .getRepository(MessageEntity)

@@ -9,12 +9,14 @@ import {
 } from '@echoloop/persona';
 import { MessageEntity } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import type { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
+import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { SideWorkQueue } from '../side-work/side-work-queue';
 import { PersonaService } from './persona.service';
 
 const RECENT_MESSAGES = 40;
@@ -25,12 +27,16 @@ export type DeepOutcome = 'merged' | 'invalid_output' | 'model_error' | 'inferen
  * The deep half of persona inference: an LLM reads the conversation's recent messages and reports the profile
  * fields it can judge, constrained by a JSON Schema (vLLM guided decoding via `response_format`). It runs after
  * a reply was sent, never before one, at most once at a time per user. Output that is not valid JSON or breaks
- * the schema is retried once, then counted and dropped: nothing of it is stored.
+ * the schema is retried once, then counted and dropped: nothing of it is stored. At most
+ * DEEP_EXTRACTION_CONCURRENCY run at once and DEEP_EXTRACTION_QUEUE_SIZE wait; one beyond that is dropped (counted in
+ * side_work_dropped_total{work="deep_extraction"}) and the user's next due turn schedules it again.
  */
 @Injectable()
-export class DeepExtractionService {
-  private readonly running = new Map<string, Promise<void>>();
+export class DeepExtractionService implements OnApplicationShutdown {
+  /** Users with an extraction running or queued: one at a time each. */
+  private readonly pending = new Set<string>();
   private readonly outcomes: Counter<'outcome'>;
+  private readonly queue: SideWorkQueue;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -38,25 +44,41 @@ export class DeepExtractionService {
     private readonly persona: PersonaService,
     private readonly logger: PinoLogger,
     metrics: MetricsService,
+    @Inject(GATEWAY_ENV) env: GatewayEnv,
   ) {
     this.outcomes = metrics.counter(
       'persona_deep_extractions_total',
       'Deep persona extractions by outcome (invalid_output: bad JSON or out of schema twice)',
       ['outcome'],
     );
+    this.queue = new SideWorkQueue(
+      'deep_extraction',
+      { concurrency: env.DEEP_EXTRACTION_CONCURRENCY, queueSize: env.DEEP_EXTRACTION_QUEUE_SIZE },
+      metrics,
+    );
   }
 
-  /** Starts an extraction over the conversation up to `through` unless one is running for the user. */
+  onApplicationShutdown(): void {
+    this.queue.close();
+  }
+
+  /**
+   * Queues an extraction over the conversation up to `through` unless one is running or queued for the user; drops
+   * it when the queue is full. Returns at once either way.
+   */
   schedule(userId: string, conversationId: string, through: Date): void {
-    if (this.running.has(userId)) return;
-    const job = this.extract(userId, conversationId, through)
-      .then((outcome) => this.outcomes.inc({ outcome }))
-      .catch((error: unknown) => {
-        this.outcomes.inc({ outcome: 'model_error' });
-        this.logger.warn({ err: error, userId, conversationId }, 'deep persona extraction failed');
-      })
-      .finally(() => this.running.delete(userId));
-    this.running.set(userId, job);
+    if (this.pending.has(userId)) return;
+    const accepted = this.queue.offer(() =>
+      this.extract(userId, conversationId, through)
+        .then((outcome) => this.outcomes.inc({ outcome }))
+        .catch((error: unknown) => {
+          this.outcomes.inc({ outcome: 'model_error' });
+          this.logger.warn({ err: error, userId, conversationId }, 'deep persona extraction failed');
+        })
+        .finally(() => this.pending.delete(userId)),
+    );
+    if (accepted) this.pending.add(userId);
+    else this.logger.debug({ userId, conversationId }, 'deep persona extraction dropped: queue full');
   }
 
   private async extract(userId: string, conversationId: string, through: Date): Promise<DeepOutcome> {

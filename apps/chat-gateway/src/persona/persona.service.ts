@@ -26,6 +26,8 @@ export interface PersonaUpdate {
   shifted: boolean;
   guidance: string;
   snapshot: Record<string, unknown>;
+  /** The profile with this message's observations merged in, as the turn will store it (none when off). */
+  merged?: UserProfile;
 }
 
 const OFF: PersonaUpdate = { enabled: false, observations: [], shifted: false, guidance: '', snapshot: {} };
@@ -66,6 +68,7 @@ export class PersonaService {
       shifted: fastFeaturesShifted(before, profile),
       guidance: personaGuidance(profile, { now }),
       snapshot: profileSnapshot(profile, now),
+      merged: profile,
     };
   }
 

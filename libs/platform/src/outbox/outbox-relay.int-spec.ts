@@ -6,7 +6,14 @@ import {
   type EventOf,
 } from '@echoloop/contracts';
 import { dataSourceOptions } from '@echoloop/persistence';
-import { createTestDatabase, readTopic, testKafka, uniqueName, type TestDatabase } from '@echoloop/testing';
+import {
+  createTestDatabase,
+  readTopic,
+  testKafka,
+  uniqueName,
+  waitFor,
+  type TestDatabase,
+} from '@echoloop/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
@@ -48,6 +55,39 @@ describe('outbox relay on PostgreSQL and Kafka', () => {
       logger,
       { batchSize: 100, idleMs: 50, maxBackoffMs: 100, retainPublishedMs: 60_000 },
       now,
+    );
+  /** A running relay woken by PostgreSQL notifications; it would poll only once a minute. */
+  const listeningRelay = (applicationName: string) =>
+    new OutboxRelay(dataSource, publisher, new MetricsService('test'), logger, {
+      batchSize: 100,
+      idleMs: 60_000,
+      maxBackoffMs: 100,
+      retainPublishedMs: 60_000,
+      listen: { connectionString: db.url, applicationName },
+    });
+  /** The backend of the relay's LISTEN connection, once it listens. */
+  const listeningBackend = (applicationName: string, not?: number) =>
+    waitFor(
+      async () => {
+        const [row] = await dataSource.query<{ pid: number }[]>(
+          `SELECT pid FROM pg_stat_activity
+           WHERE datname = current_database() AND application_name = $1 AND query LIKE 'LISTEN %' AND pid <> $2`,
+          [applicationName, not ?? 0],
+        );
+        return row?.pid;
+      },
+      { what: `${applicationName} to LISTEN` },
+    );
+  const published = (eventId: string, timeoutMs: number) =>
+    waitFor(
+      async () => {
+        const [row] = await dataSource.query<{ published_at: Date | null }[]>(
+          'SELECT published_at FROM outbox WHERE event_id = $1',
+          [eventId],
+        );
+        return row?.published_at ?? undefined;
+      },
+      { timeoutMs, intervalMs: 50, what: `event ${eventId} to be published` },
     );
   const outboxRows = async (eventIds: string[]) =>
     (
@@ -146,6 +186,74 @@ describe('outbox relay on PostgreSQL and Kafka', () => {
     } finally {
       await running.stop();
     }
+  });
+
+  it('publishes an event committed by another connection on its notification, without waiting for a poll', async () => {
+    const contract = await freshContract();
+    const name = uniqueName('relay');
+    const running = listeningRelay(name);
+    running.start();
+    const other = await new DataSource(dataSourceOptions({ url: db.url })).initialize();
+    try {
+      await listeningBackend(name);
+      const events = [turn(contract, randomUUID()), turn(contract, randomUUID())];
+      const started = Date.now();
+      // Another process's connection, and no wake(): only the notification can tell the relay.
+      await other.transaction(async (tx) => {
+        for (const event of events) await enqueueEvent(tx, contract, event, 'k');
+      });
+      for (const event of events) await published(event.eventId, 5_000);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      const messages = await readTopic(kafka, contract.topic, 2);
+      expect(messages.map((m) => JSON.parse(String(m.value)).eventId)).toEqual(events.map((e) => e.eventId));
+    } finally {
+      await other.destroy();
+      await running.stop();
+    }
+  });
+
+  it('listens again by itself after losing its LISTEN connection, and publishes what was committed meanwhile', async () => {
+    const contract = await freshContract();
+    const name = uniqueName('relay');
+    const running = listeningRelay(name);
+    running.start();
+    try {
+      const first = await listeningBackend(name);
+      await dataSource.query('SELECT pg_terminate_backend($1)', [first]);
+      await waitFor(
+        async () =>
+          (await dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1`, [first])).length === 0,
+        { what: 'the LISTEN connection to be gone' },
+      );
+      // Committed while no one listens: its notification is lost, the catch-up after reconnecting finds it.
+      const missed = turn(contract, randomUUID());
+      await dataSource.transaction((tx) => enqueueEvent(tx, contract, missed, 'k'));
+      await published(missed.eventId, 10_000);
+
+      const second = await listeningBackend(name, first);
+      expect(second).not.toBe(first);
+      const later = turn(contract, randomUUID());
+      await dataSource.transaction((tx) => enqueueEvent(tx, contract, later, 'k'));
+      await published(later.eventId, 5_000);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('stops promptly even while idle with a long poll interval', async () => {
+    const name = uniqueName('relay');
+    const running = listeningRelay(name);
+    running.start();
+    await listeningBackend(name);
+    const started = Date.now();
+    await running.stop();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await waitFor(
+      async () =>
+        (await dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1`, [name]))
+          .length === 0,
+      { what: 'the LISTEN connection to be closed' },
+    );
   });
 
   it('purges published rows past the retention, never unpublished ones', async () => {

@@ -41,9 +41,11 @@ export const OUTBOX_RELAY_PROVIDERS: Provider[] = [
     ) =>
       new OutboxRelay(db, publisher, metrics, logger.logger, {
         batchSize: 500,
-        idleMs: 250,
+        // A safety net: commits wake the relay through PostgreSQL (LISTEN/NOTIFY), so it does not poll.
+        idleMs: 5_000,
         maxBackoffMs: 5_000,
         retainPublishedMs: env.OUTBOX_RETENTION_HOURS * 3_600_000,
+        listen: { connectionString: env.DATABASE_URL, applicationName: 'outbox-relay' },
       }),
   },
 ];

@@ -2,16 +2,27 @@ import type { Message } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { Counter } from 'prom-client';
 import type { DataSource, EntityManager } from 'typeorm';
+import { PgListener } from '../database/pg-listener';
 import type { EventPublisher } from '../kafka/event-publisher';
 import type { MetricsService } from '../metrics/metrics.service';
+import { OUTBOX_CHANNEL } from './enqueue-event';
 
 export interface OutboxRelayOptions {
   batchSize: number;
-  /** Poll interval while idle; writers call wake() to skip the wait. */
+  /**
+   * How long the relay sleeps while idle before it looks again. With `listen`, a safety net only (a notification or
+   * wake() ends the sleep at once), so seconds; without, the poll interval.
+   */
   idleMs: number;
   maxBackoffMs: number;
   /** Published rows are kept this long (for inspection), then deleted in batches while the relay is idle. */
   retainPublishedMs: number;
+  /**
+   * LISTEN for the notification enqueueEvent sends on commit (from any process) on a dedicated connection, which
+   * comes back by itself after PostgreSQL restarts; the relay drains on each one, and once more after every
+   * (re)connection, since notifications sent while disconnected are lost.
+   */
+  listen?: { connectionString: string; applicationName: string };
 }
 
 const PURGE_EVERY_MS = 60_000;
@@ -31,15 +42,19 @@ const RELAY_LOCK_ID = 7_310_221;
 /**
  * Publishes outbox rows to Kafka in id order and marks them published, at least once: rows are marked only after
  * Kafka acknowledged them, so a crash in between re-sends (consumers dedupe by eventId) and nothing is lost while
- * Kafka is down: rows wait, and the relay backs off and retries.
+ * Kafka is down: rows wait, and the relay backs off and retries. It wakes when events are committed (a PostgreSQL
+ * notification, or wake() in-process) and otherwise looks every `idleMs`.
  */
 export class OutboxRelay {
   private stopped = true;
-  private wakeUp?: () => void;
+  /** Ends the current sleep: always on stop(), on wake() only while idle (not while backing off). */
+  private sleeping?: { wakeable: boolean; end: () => void };
   private woken = false;
   private loop?: Promise<void>;
+  private listener?: PgListener;
   private readonly published: Counter<'topic'>;
   private readonly failures: Counter;
+  private readonly wakeups: Counter<'source'>;
 
   constructor(
     private readonly db: DataSource,
@@ -56,24 +71,49 @@ export class OutboxRelay {
   ) {
     this.published = metrics.counter('outbox_published_total', 'Outbox events published to Kafka', ['topic']);
     this.failures = metrics.counter('outbox_relay_failures_total', 'Failed outbox publish attempts');
+    this.wakeups = metrics.counter(
+      'outbox_relay_wakeups_total',
+      'Outbox relay wake-ups by source (notification, listening: LISTEN (re)connected)',
+      ['source'],
+    );
   }
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
     this.loop = this.run();
+    const listen = this.options.listen;
+    if (listen) {
+      this.listener = new PgListener({
+        ...listen,
+        channel: OUTBOX_CHANNEL,
+        onNotification: () => {
+          this.wakeups.inc({ source: 'notification' });
+          this.wake();
+        },
+        onListening: () => {
+          this.wakeups.inc({ source: 'listening' });
+          this.wake();
+        },
+        logger: this.logger,
+        maxBackoffMs: this.options.maxBackoffMs,
+      });
+      this.listener.start();
+    }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wake();
+    await this.listener?.stop();
+    this.listener = undefined;
+    this.sleeping?.end();
     await this.loop;
   }
 
   /** Publish promptly: call after committing a transaction that enqueued events. */
   wake(): void {
-    if (this.wakeUp) this.wakeUp();
-    else this.woken = true; // the loop is busy publishing: it looks again before sleeping
+    this.woken = true; // if the loop is busy publishing (or backing off), it looks again before sleeping
+    if (this.sleeping?.wakeable) this.sleeping.end();
   }
 
   /** Publishes one batch; returns how many rows were published (0 when idle or another relay holds the lock). */
@@ -132,28 +172,32 @@ export class OutboxRelay {
           purgedAt = this.now();
           await this.purgePublished();
         }
-        await this.sleep(this.options.idleMs);
+        await this.sleep(this.options.idleMs, true);
       } catch (error) {
         backoff = Math.min(Math.max(backoff * 2, 200), this.options.maxBackoffMs);
         this.logger.warn({ err: error, retryInMs: backoff }, 'outbox relay could not publish; will retry');
-        await this.sleep(backoff);
+        // Not cut short by wake-ups: with every commit anywhere waking the relay, Kafka or PostgreSQL being down
+        // would otherwise be retried at the rate of commits.
+        await this.sleep(backoff, false);
       }
     }
   }
 
-  private sleep(ms: number): Promise<void> {
-    if (this.woken) {
+  private sleep(ms: number, wakeable: boolean): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (wakeable && this.woken) {
       this.woken = false;
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const done = () => {
+      const end = () => {
         clearTimeout(timer);
-        this.wakeUp = undefined;
+        this.sleeping = undefined;
+        if (wakeable) this.woken = false;
         resolve();
       };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
+      const timer = setTimeout(end, ms);
+      this.sleeping = { wakeable, end };
     });
   }
 

@@ -1,0 +1,86 @@
+import { characterCardSchema } from '@echoloop/character-cards';
+import type { ChatMessage } from '@echoloop/llm';
+import type { CheckpointEntity } from '@echoloop/persistence';
+import { buildPrompt, TokenCalibration } from '@echoloop/prompt';
+import { Inject, Injectable } from '@nestjs/common';
+import { DirectorService } from '../director/director.service';
+import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { PersonaService, type PersonaUpdate } from '../persona/persona.service';
+import type { CrisisAssessment } from '../safety/crisis-detector';
+import type { HistoryMessage, TurnInputs } from './turn.repository';
+
+/** What a turn's prompt was built from, and what the rest of the turn (event, memory, director) reads of it. */
+export interface TurnContext {
+  safety: CrisisAssessment;
+  persona: PersonaUpdate;
+  userTurn: number;
+  characterName: string;
+  userName: string;
+  prompt: ChatMessage[];
+  /** The history the prompt kept (oldest first). */
+  history: ChatMessage[];
+  /** The oldest turns the token budget left out: the rolling summary's input. */
+  dropped: HistoryMessage[];
+  uncalibratedEstimate: number;
+}
+
+/**
+ * Builds a turn's prompt from its inputs, in process: the live persona's observation of the message, the
+ * director's note, the safety instructions, within the checkpoint's token budget as calibrated by past usage.
+ */
+@Injectable()
+export class TurnContextBuilder {
+  /** The endpoint's real prompt token counts, learnt from each reply's usage, correct our estimate. */
+  private readonly calibration = new TokenCalibration();
+
+  constructor(
+    @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
+    private readonly persona: PersonaService,
+    private readonly director: DirectorService,
+  ) {}
+
+  build(
+    inputs: TurnInputs,
+    checkpoint: CheckpointEntity,
+    maxTokens: number,
+    safety: CrisisAssessment,
+  ): TurnContext {
+    const { conversation, userMessage, history: earlier, userTurn } = inputs;
+    const tokenFactor = this.calibration.factor(checkpoint.id);
+    const persona = this.persona.observe(
+      inputs.profile,
+      userMessage,
+      earlier.findLast((m) => m.role === 'assistant')?.content,
+    );
+    const history: ChatMessage[] = earlier.map((m) => ({ role: m.role, content: m.content }));
+    const card = characterCardSchema.parse(inputs.card);
+    const prompt = buildPrompt({
+      card,
+      userName: inputs.userName,
+      history,
+      memory: conversation.summary,
+      personaGuidance: persona.guidance,
+      direction: this.director.guidanceFor(conversation, userTurn),
+      tokenFactor,
+      userMessage: userMessage.content,
+      budgetTokens: checkpoint.contextTokens - maxTokens,
+      ...(safety.flagged && { safetyInstructions: this.env.SAFETY_INSTRUCTIONS }),
+    });
+    return {
+      safety,
+      persona,
+      userTurn,
+      characterName: card.data.name,
+      userName: inputs.userName,
+      prompt: prompt.messages,
+      history: history.slice(prompt.droppedTurns),
+      dropped: earlier.slice(0, prompt.droppedTurns),
+      uncalibratedEstimate: prompt.estimatedTokens / tokenFactor,
+    };
+  }
+
+  /** Learns from the endpoint's count of the prompt's tokens. */
+  observeUsage(checkpointId: string, context: TurnContext, promptTokens: number): void {
+    this.calibration.observe(checkpointId, context.uncalibratedEstimate, promptTokens);
+  }
+}

@@ -1,0 +1,69 @@
+import { MessageEntity, UserProfileEntity } from '@echoloop/persistence';
+import { Injectable } from '@nestjs/common';
+import type { TurnContext } from './turn-context';
+import type { HistoryMessage, TurnInputs } from './turn.repository';
+
+const MAX_CONVERSATIONS = 10_000;
+
+/**
+ * Per conversation, what the next turn's statement will most likely read: the last turn's inputs with that turn
+ * added. A guess only, to start the model request before the database answers; the turn checks it against what
+ * the statement returns and starts again on any difference (another process's turn, a new summary, an edited
+ * card), so a stale entry costs time, never correctness.
+ */
+@Injectable()
+export class TurnInputsCache {
+  private readonly entries = new Map<string, TurnInputs>();
+
+  /** The guess for this user's next message in the conversation, if there is one. */
+  next(userId: string, conversationId: string, content: string): TurnInputs | undefined {
+    const last = this.entries.get(conversationId);
+    if (!last || last.conversation.userId !== userId) return undefined;
+    const message = Object.assign(new MessageEntity(), {
+      id: '',
+      conversationId,
+      role: 'user',
+      content,
+      createdAt: new Date(),
+    });
+    return { ...last, userMessage: message, created: true };
+  }
+
+  /** After a turn is committed: its inputs plus the message and the kept reply, for the next guess. */
+  advance(inputs: TurnInputs, context: TurnContext, reply: MessageEntity, historyLimit: number): void {
+    const added: HistoryMessage[] = [
+      { role: 'user', content: inputs.userMessage.content, createdAt: inputs.userMessage.createdAt },
+    ];
+    if (reply.status === 'complete') {
+      added.push({ role: 'assistant', content: reply.content, createdAt: reply.createdAt });
+    }
+    // The turn merged its observations into the stored profile (creating it on the first turn).
+    const merged = context.persona.merged;
+    const profile = merged
+      ? Object.assign(new UserProfileEntity(), {
+          userId: inputs.conversation.userId,
+          inferenceEnabled: true,
+          userTurnsSinceDeep: 0,
+          updatedAt: new Date(),
+          ...inputs.profile,
+          profile: merged,
+        })
+      : inputs.profile;
+    this.entries.delete(inputs.conversation.id);
+    if (this.entries.size >= MAX_CONVERSATIONS) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(inputs.conversation.id, {
+      ...inputs,
+      history: [...inputs.history, ...added].slice(-historyLimit),
+      userTurn: inputs.userTurn + 1,
+      profile,
+    });
+  }
+
+  /** Forgets a conversation whose history changed in a way a guess cannot follow (a swipe, a failed turn). */
+  forget(conversationId: string): void {
+    this.entries.delete(conversationId);
+  }
+}

@@ -1,0 +1,118 @@
+import { chatFeedbackV2, chatTurnCompletedV1, createEvent } from '@echoloop/contracts';
+import type { MessageEntity } from '@echoloop/persistence';
+import { enqueueEvent, OutboxRelay } from '@echoloop/platform';
+import { Injectable } from '@nestjs/common';
+import type { Route } from '../experiments/experiment-router';
+import { PersonaService } from '../persona/persona.service';
+import type { StreamedReply } from './reply-streamer';
+import type { TurnContext } from './turn-context';
+import { TurnRepository, type TurnInputs } from './turn.repository';
+
+const SERVICE = 'chat-gateway';
+
+export interface RecordedTurn {
+  /** Null when nothing was merged (inference off, or a regenerated reply). */
+  userTurnsSinceDeep: number | null;
+  reply: MessageEntity;
+}
+
+/**
+ * Commits what a turn produced, each with its event in the same transaction (the outbox): a reply with
+ * `chat.turn.completed.v1` and the persona's observations, a kept alternative with `chat.feedback.v2`.
+ */
+@Injectable()
+export class TurnRecorder {
+  constructor(
+    private readonly turns: TurnRepository,
+    private readonly persona: PersonaService,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  async reply(
+    inputs: TurnInputs,
+    context: TurnContext,
+    reply: StreamedReply,
+    route: Route,
+    regenerated: boolean,
+  ): Promise<RecordedTurn> {
+    const { userMessage, conversation } = inputs;
+    const userId = conversation.userId;
+    const { saved, result } = await this.turns.saveReply(
+      {
+        id: reply.replyId,
+        conversationId: reply.conversationId,
+        parentId: userMessage.id,
+        content: reply.content,
+        reasoning: reply.reasoning,
+        status: reply.finishReason === 'cancelled' ? 'cancelled' : 'complete',
+        finishReason: reply.finishReason,
+        promptTokens: reply.usage.promptTokens,
+        completionTokens: reply.usage.completionTokens,
+        ttftMs: reply.latencyMs.ttft,
+        totalMs: reply.latencyMs.total,
+        checkpointId: route.checkpoint.id,
+        safetyCategories: context.safety.categories,
+      },
+      async (tx, saved) => {
+        const event = createEvent(
+          chatTurnCompletedV1,
+          {
+            turnId: saved.id,
+            conversationId: reply.conversationId,
+            userId,
+            characterId: conversation.characterId,
+            checkpointId: route.checkpoint.id,
+            experimentId: route.experimentId,
+            armId: route.armId,
+            userMessage: {
+              id: userMessage.id,
+              content: userMessage.content,
+              createdAt: userMessage.createdAt.toISOString(),
+            },
+            assistantMessage: {
+              id: saved.id,
+              content: saved.content,
+              createdAt: saved.createdAt.toISOString(),
+              reasoning: reply.reasoning,
+              finishReason: reply.finishReason,
+              usage: reply.usage,
+            },
+            history: context.history,
+            personaSnapshot: context.persona.snapshot,
+            timings: { ttftMs: reply.latencyMs.ttft, totalMs: reply.latencyMs.total },
+            safety: context.safety,
+          },
+          SERVICE,
+        );
+        await enqueueEvent(tx, chatTurnCompletedV1, event, reply.conversationId);
+        return context.persona.enabled && !regenerated
+          ? this.persona.merge(tx, userId, context.persona.observations, 'user-turn')
+          : null;
+      },
+    );
+    this.relay.wake();
+    return { userTurnsSinceDeep: result, reply: saved };
+  }
+
+  /** The user kept this alternative: later turns see it, and the others become its rejected pairs. */
+  async kept(userId: string, reply: MessageEntity): Promise<void> {
+    const parentId = reply.parentId;
+    if (!parentId) return;
+    await this.turns.keepAlternative(reply, async (tx, rejected) => {
+      const event = createEvent(
+        chatFeedbackV2,
+        {
+          kind: 'swipe',
+          conversationId: reply.conversationId,
+          userId,
+          parentId,
+          selectedTurnId: reply.id,
+          rejectedTurnIds: rejected,
+        },
+        SERVICE,
+      );
+      await enqueueEvent(tx, chatFeedbackV2, event, reply.conversationId);
+    });
+    this.relay.wake();
+  }
+}

@@ -1,0 +1,245 @@
+import {
+  ConversationEntity,
+  type DirectorNote,
+  MessageEntity,
+  type MessageRole,
+  type MessageStatus,
+  UserProfileEntity,
+} from '@echoloop/persistence';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+
+/** A complete, kept message before the turn's user message, as the prompt and the events read it. */
+export interface HistoryMessage {
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt: Date;
+}
+
+/** Everything a turn reads from the database, in one statement (for a new message, the one that stores it). */
+export interface TurnInputs {
+  conversation: ConversationEntity;
+  userMessage: MessageEntity;
+  /** False when the message was stored before (a resend): this statement wrote nothing. */
+  created: boolean;
+  /** Complete, kept messages before the user message, oldest first, at most `historyLimit`. */
+  history: HistoryMessage[];
+  /** Which user turn of the conversation the user message is (1-based). */
+  userTurn: number;
+  /** The character's card as stored (validated by the caller). */
+  card: unknown;
+  userName: string;
+  profile: UserProfileEntity | null;
+}
+
+/** The turn's message: one being sent now, or one already stored (a resend, or the parent of a regeneration). */
+export type TurnTarget =
+  | { kind: 'send'; conversationId: string; content: string; clientMessageId: string }
+  | { kind: 'stored'; conversationId: string; clientMessageId: string }
+  | { kind: 'regenerate'; replyId: string };
+
+/**
+ * The turn's read of everything else, relative to `target` (its conversation, message and user): the history
+ * before it, its user-turn number, the card, the user's display name and profile. Ownership is in the joins:
+ * another user's conversation yields no row.
+ */
+const INPUTS = `
+  SELECT row_to_json(c) AS conversation, row_to_json(target) AS message, target.inserted,
+         ch.card, u.display_name,
+         CASE WHEN p.user_id IS NULL THEN NULL ELSE row_to_json(p) END AS profile,
+         (SELECT count(*)::int FROM messages m
+           WHERE m.conversation_id = c.id AND m.role = 'user'
+             AND (target.inserted OR (m.created_at, m.id) < (target.created_at, target.id))) + 1 AS user_turn,
+         (SELECT coalesce(json_agg(h ORDER BY h.created_at, h.id), '[]') FROM (
+             SELECT m.id, m.role, m.content, m.created_at FROM messages m
+              WHERE m.conversation_id = c.id AND m.status = 'complete' AND m.selected
+                AND (target.inserted OR (m.created_at, m.id) < (target.created_at, target.id))
+              ORDER BY m.created_at DESC, m.id DESC LIMIT $historyLimit) h) AS history
+    FROM target
+    JOIN conversations c ON c.id = target.conversation_id AND c.user_id = $userId
+    JOIN characters ch ON ch.id = c.character_id
+    JOIN users u ON u.id = c.user_id
+    LEFT JOIN user_profiles p ON p.user_id = c.user_id`;
+
+/**
+ * Where the turn's message comes from. A send inserts it in the same statement (its snapshot does not see the new
+ * row, so the history is exactly what came before); a duplicate clientMessageId inserts nothing and yields no row.
+ */
+const TARGETS: Record<TurnTarget['kind'], string> = {
+  send: `
+    WITH target AS (
+      INSERT INTO messages (conversation_id, role, content, client_message_id)
+      SELECT c.id, 'user', $content, $clientMessageId FROM conversations c
+       WHERE c.id = $conversationId AND c.user_id = $userId
+      ON CONFLICT (conversation_id, client_message_id) WHERE client_message_id IS NOT NULL DO NOTHING
+      RETURNING *, true AS inserted)`,
+  stored: `
+    WITH target AS (
+      SELECT *, false AS inserted FROM messages
+       WHERE conversation_id = $conversationId AND client_message_id = $clientMessageId)`,
+  regenerate: `
+    WITH target AS (
+      SELECT parent.*, false AS inserted FROM messages reply JOIN messages parent ON parent.id = reply.parent_id
+       WHERE reply.id = $replyId AND reply.role = 'assistant')`,
+};
+
+interface InputsRow {
+  conversation: Record<string, unknown>;
+  message: Record<string, unknown>;
+  inserted: boolean;
+  card: unknown;
+  display_name: string;
+  profile: Record<string, unknown> | null;
+  user_turn: number;
+  history: { role: MessageRole; content: string; created_at: string }[];
+}
+
+/** The reply as it is committed with its event. */
+export interface ReplyRecord {
+  id: string;
+  conversationId: string;
+  parentId: string;
+  content: string;
+  reasoning: string | null;
+  status: 'complete' | 'cancelled';
+  finishReason: string;
+  promptTokens: number;
+  completionTokens: number;
+  ttftMs: number;
+  totalMs: number;
+  checkpointId: string;
+  safetyCategories: string[];
+}
+
+/** All SQL of the turn path: the one statement before the model call, the reply's commit, and swipes. */
+@Injectable()
+export class TurnRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** The turn's inputs; null when there is no such message or conversation for this user (or, for a send, a duplicate). */
+  async inputs(userId: string, target: TurnTarget, historyLimit: number): Promise<TurnInputs | null> {
+    const { sql, parameters } = named(TARGETS[target.kind] + INPUTS, { ...target, userId, historyLimit });
+    const [row] = (await this.db.query(sql, parameters)) as InputsRow[];
+    return row ? toInputs(this.db.manager, row) : null;
+  }
+
+  /** The newest reply to a user message, if any. */
+  latestReply(userMessageId: string): Promise<MessageEntity | null> {
+    return this.db.getRepository(MessageEntity).findOne({
+      where: { parentId: userMessageId, role: 'assistant' },
+      order: { createdAt: 'DESC' },
+    });
+  }
+
+  /** An assistant reply in one of the user's conversations, or null. */
+  ownedReply(userId: string, replyId: string): Promise<MessageEntity | null> {
+    return this.db
+      .getRepository(MessageEntity)
+      .createQueryBuilder('m')
+      .innerJoin(ConversationEntity, 'c', 'c.id = m.conversation_id')
+      .where('m.id = :replyId AND m.role = :role AND c.user_id = :userId', {
+        replyId,
+        role: 'assistant',
+        userId,
+      })
+      .getOne();
+  }
+
+  /**
+   * Commits the reply as the kept alternative (the newest is shown until the user picks another), touches the
+   * conversation, and runs `alongside` (the event, the profile) in the same transaction.
+   */
+  saveReply<T>(
+    reply: ReplyRecord,
+    alongside: (tx: EntityManager, saved: MessageEntity) => Promise<T>,
+  ): Promise<{ saved: MessageEntity; result: T }> {
+    return this.db.transaction(async (tx) => {
+      const messages = tx.getRepository(MessageEntity);
+      await messages.update({ parentId: reply.parentId, role: 'assistant' }, { selected: false });
+      const saved = await messages.save(messages.create({ ...reply, role: 'assistant' }));
+      await tx
+        .getRepository(ConversationEntity)
+        .update({ id: reply.conversationId }, { updatedAt: new Date() });
+      return { saved, result: await alongside(tx, saved) };
+    });
+  }
+
+  /** Keeps one alternative of a user message; returns the ids of the others. */
+  keepAlternative<T>(
+    reply: MessageEntity,
+    alongside: (tx: EntityManager, rejected: string[]) => Promise<T>,
+  ): Promise<T> {
+    const parentId = reply.parentId;
+    return this.db.transaction(async (tx) => {
+      const messages = tx.getRepository(MessageEntity);
+      const siblings = await messages.findBy({ parentId: parentId ?? '', role: 'assistant' });
+      await messages.update({ parentId: parentId ?? '', role: 'assistant' }, { selected: false });
+      await messages.update({ id: reply.id }, { selected: true });
+      return alongside(
+        tx,
+        siblings.filter((s) => s.id !== reply.id).map((s) => s.id),
+      );
+    });
+  }
+}
+
+/** `$name` placeholders as pg's `$n`, each name bound once. */
+function named(sql: string, values: Record<string, unknown>): { sql: string; parameters: unknown[] } {
+  const order: string[] = [];
+  const text = sql.replace(/\$([a-zA-Z]+)/g, (_, name: string) => {
+    if (!(name in values)) throw new Error(`no value for $${name}`);
+    const at = order.indexOf(name);
+    return `$${(at === -1 ? order.push(name) : at + 1).toString()}`;
+  });
+  return { sql: text, parameters: order.map((name) => values[name]) };
+}
+
+/** row_to_json gives column names and ISO times: entities as TypeORM would have built them. */
+function toInputs(manager: EntityManager, row: InputsRow): TurnInputs {
+  const c = row.conversation;
+  const m = row.message;
+  const p = row.profile;
+  return {
+    conversation: manager.create(ConversationEntity, {
+      id: c['id'] as string,
+      userId: c['user_id'] as string,
+      characterId: c['character_id'] as string,
+      title: c['title'] as string | null,
+      summary: c['summary'] as string | null,
+      summaryThrough: c['summary_through'] ? new Date(c['summary_through'] as string) : null,
+      director: c['director'] as DirectorNote | null,
+      createdAt: new Date(c['created_at'] as string),
+      updatedAt: new Date(c['updated_at'] as string),
+    }),
+    userMessage: manager.create(MessageEntity, {
+      id: m['id'] as string,
+      conversationId: m['conversation_id'] as string,
+      role: 'user',
+      content: m['content'] as string,
+      clientMessageId: m['client_message_id'] as string | null,
+      parentId: m['parent_id'] as string | null,
+      status: m['status'] as MessageStatus,
+      selected: m['selected'] as boolean,
+      createdAt: new Date(m['created_at'] as string),
+    }),
+    created: row.inserted,
+    history: row.history.map((h) => ({
+      role: h.role === 'user' ? 'user' : 'assistant',
+      content: h.content,
+      createdAt: new Date(h.created_at),
+    })),
+    userTurn: row.user_turn,
+    card: row.card,
+    userName: row.display_name,
+    profile: p
+      ? manager.create(UserProfileEntity, {
+          userId: p['user_id'] as string,
+          profile: p['profile'] as UserProfileEntity['profile'],
+          inferenceEnabled: p['inference_enabled'] as boolean,
+          userTurnsSinceDeep: p['user_turns_since_deep'] as number,
+          updatedAt: new Date(p['updated_at'] as string),
+        })
+      : null,
+  };
+}

@@ -1,0 +1,359 @@
+// Echoloop's turn path against its peers, in one run, in front of the same paced model server: the model server
+// called directly (the baseline), Echoloop over socket.io and over SSE, LiteLLM's proxy (one worker) and
+// Portkey's gateway, at each concurrency and first-token delay. The targets take turns within every round (the
+// order rotates round to round), so a noisy moment is shared rather than landing on one of them. Prints a table,
+// progress on stderr, and writes bench/results/turn-path-peers.json.
+//
+//   node -r @swc-node/register bench/turn-path-peers.ts [--levels 1,50,200] [--rounds 3] [--delays 0,150]
+//     [--rate 50] [--tokens 40] [--targets direct,socketio,sse,litellm,portkey] [--gateway-root DIR] [--out FILE]
+//
+// Needs the local stack (PostgreSQL, Kafka): tools/stack/stack.sh up postgres kafka. --gateway-root runs the
+// gateway (its migrations and seed too) from another checkout, e.g. a worktree of an earlier commit.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatTable, log, prepareDatabase, ROOT, startModel, type BenchProcess } from './bench-env';
+import { round, treeCpuSeconds, treeRssMiB, type Summary } from './stats';
+import {
+  createUsers,
+  openAiStream,
+  socketTurn,
+  sseTurn,
+  summarizeTimings,
+  type BenchUser,
+  type StreamTiming,
+} from './stream-clients';
+import { startEcholoopGateway, startLiteLlm, startPortkey, type Proxy } from './turn-path-targets';
+
+const TARGETS = ['direct', 'socketio', 'sse', 'litellm', 'portkey'] as const;
+type TargetName = (typeof TARGETS)[number];
+const LABELS: Record<TargetName, string> = {
+  direct: 'direct (baseline)',
+  socketio: 'Echoloop socket.io',
+  sse: 'Echoloop SSE',
+  litellm: 'LiteLLM proxy',
+  portkey: 'Portkey gateway',
+};
+
+const { values } = parseArgs({
+  options: {
+    levels: { type: 'string', default: '1,50,200' },
+    rounds: { type: 'string', default: '3' },
+    delays: { type: 'string', default: '0,150' },
+    rate: { type: 'string', default: '50' },
+    tokens: { type: 'string', default: '40' },
+    targets: { type: 'string', default: TARGETS.join(',') },
+    'gateway-root': { type: 'string', default: ROOT },
+    out: { type: 'string', default: path.join(ROOT, 'bench/results/turn-path-peers.json') },
+  },
+});
+const numbers = (list: string) => list.split(',').map(Number);
+const levels = numbers(values.levels);
+const delays = numbers(values.delays);
+const rounds = Number(values.rounds);
+const gatewayRoot = path.resolve(values['gateway-root']);
+const wanted = new Set(values.targets.split(',').concat('direct'));
+const unknown = [...wanted].filter((name) => !(TARGETS as readonly string[]).includes(name));
+if (unknown.length) throw new Error(`unknown targets ${unknown.join(', ')}; known: ${TARGETS.join(', ')}`);
+
+interface Target {
+  name: TargetName;
+  /** The process whose CPU and memory are the target's (none for the baseline). */
+  pid?: number;
+  stream(index: number): Promise<StreamTiming>;
+}
+
+interface TargetResult {
+  target: TargetName;
+  streams: number;
+  errors: number;
+  firstError?: string;
+  ttft: Summary;
+  gap: Summary;
+  total: Summary;
+  overheadTtftMs: { p50: number; p99: number };
+  cpuMsPerStream: number | null;
+  rssMiB: number | null;
+}
+
+type Ratio = Record<'overheadP50' | 'overheadP99' | 'cpuPerStream' | 'rss', number | null>;
+
+interface LevelResult {
+  firstTokenDelayMs: number;
+  concurrency: number;
+  targets: TargetResult[];
+  /** Echoloop ÷ peer, e.g. `socketio/portkey`; null where the peer's value is not above zero. */
+  ratios: Record<string, Ratio>;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  log(`preparing a database from ${gatewayRoot}`);
+  const db = await prepareDatabase(gatewayRoot);
+  const model = await startModel(Number(values.rate), Number(values.tokens));
+  const processes: BenchProcess[] = [];
+  const skipped: Partial<Record<TargetName, string>> = {};
+  let users: BenchUser[] = [];
+  try {
+    const targets: Target[] = [{ name: 'direct', stream: () => openAiStream(model.url) }];
+    let message = 0;
+    if (wanted.has('socketio') || wanted.has('sse')) {
+      const gateway = await startEcholoopGateway(gatewayRoot, db.url, model.url);
+      processes.push(gateway);
+      log(`Echoloop gateway pid ${gateway.pid} at ${gateway.url}; creating ${Math.max(...levels)} users`);
+      users = await createUsers(gateway.url, Math.max(...levels), db.characterId);
+      const turnId = () => `bench-${message++}`;
+      if (wanted.has('socketio'))
+        targets.push({ name: 'socketio', pid: gateway.pid, stream: (i) => socketTurn(users[i]!, turnId()) });
+      if (wanted.has('sse'))
+        targets.push({
+          name: 'sse',
+          pid: gateway.pid,
+          stream: (i) => sseTurn(gateway.url, users[i]!, turnId()),
+        });
+    }
+    const peers: [TargetName, (modelUrl: string) => Promise<Proxy>][] = [
+      ['litellm', startLiteLlm],
+      ['portkey', startPortkey],
+    ];
+    for (const [name, start] of peers) {
+      if (!wanted.has(name)) continue;
+      try {
+        const proxy = await start(model.url);
+        processes.push(proxy);
+        log(`${LABELS[name]} pid ${proxy.pid} at ${proxy.baseUrl}`);
+        targets.push({ name, pid: proxy.pid, stream: () => openAiStream(proxy.baseUrl, proxy.headers) });
+      } catch (error) {
+        skipped[name] = error instanceof Error ? error.message : String(error);
+        log(`skipping ${LABELS[name]}: ${skipped[name]}`);
+      }
+    }
+
+    log('warming up every target');
+    for (const target of targets) {
+      await target.stream(0);
+      await Promise.all(
+        Array.from({ length: Math.min(10, Math.max(...levels)) }, (_, i) => target.stream(i)),
+      );
+    }
+
+    const results: LevelResult[] = [];
+    const steps = delays.length * levels.length * rounds;
+    let step = 0;
+    for (const delay of delays) {
+      await model.setFirstTokenDelay(delay);
+      for (const level of levels) {
+        const runs = new Map(
+          targets.map((t) => [t.name, { timings: [] as StreamTiming[], cpu: 0, errors: [] as string[] }]),
+        );
+        for (let r = 0; r < rounds; r++) {
+          const order = targets.map((_, i) => targets[(i + r) % targets.length]!);
+          for (const target of order) {
+            const run = runs.get(target.name)!;
+            const cpuBefore = target.pid ? treeCpuSeconds(target.pid) : 0;
+            const outcomes = await Promise.allSettled(
+              Array.from({ length: level }, (_, i) => target.stream(i)),
+            );
+            if (target.pid) run.cpu += treeCpuSeconds(target.pid) - cpuBefore;
+            for (const outcome of outcomes) {
+              if (outcome.status === 'fulfilled') run.timings.push(outcome.value);
+              else
+                run.errors.push(
+                  String(outcome.reason instanceof Error ? outcome.reason.message : outcome.reason),
+                );
+            }
+          }
+          step++;
+          const elapsed = (Date.now() - started) / 1000;
+          log(
+            `[${step}/${steps}] delay ${delay} ms, ${level} streams, round ${r + 1}/${rounds} done ` +
+              `(${Math.round(elapsed)} s elapsed${step < steps ? `, ~${Math.round((elapsed / step) * (steps - step))} s left` : ''})`,
+          );
+        }
+        const result = summarizeLevel(delay, level, targets, runs);
+        results.push(result);
+        for (const t of result.targets)
+          log(
+            `  ${LABELS[t.target]}: overhead p50 ${t.overheadTtftMs.p50} ms, p99 ${t.overheadTtftMs.p99} ms${t.errors ? `, ${t.errors} errors` : ''}`,
+          );
+      }
+    }
+    report(results, skipped, targets);
+  } finally {
+    users.forEach((user) => user.socket.disconnect());
+    await Promise.all(processes.map((p) => p.stop()));
+    model.stop();
+    await db.drop();
+  }
+}
+
+function summarizeLevel(
+  delay: number,
+  level: number,
+  targets: Target[],
+  runs: Map<TargetName, { timings: StreamTiming[]; cpu: number; errors: string[] }>,
+): LevelResult {
+  const direct = summarizeTimings(runs.get('direct')!.timings);
+  const rows = targets.map((target): TargetResult => {
+    const run = runs.get(target.name)!;
+    const s = summarizeTimings(run.timings);
+    return {
+      target: target.name,
+      streams: run.timings.length,
+      errors: run.errors.length,
+      ...(run.errors[0] && { firstError: run.errors[0].slice(0, 300) }),
+      ...s,
+      overheadTtftMs: { p50: round(s.ttft.p50 - direct.ttft.p50), p99: round(s.ttft.p99 - direct.ttft.p99) },
+      cpuMsPerStream: target.pid ? round((run.cpu * 1000) / Math.max(1, run.timings.length)) : null,
+      rssMiB: target.pid ? treeRssMiB(target.pid) : null,
+    };
+  });
+  const find = (name: TargetName) => rows.find((r) => r.target === name);
+  const ratio = (a: number | null | undefined, b: number | null | undefined) =>
+    a === null || a === undefined || b === null || b === undefined || b <= 0 ? null : round(a / b);
+  const ratios: Record<string, Ratio> = {};
+  for (const ours of ['socketio', 'sse'] as const)
+    for (const peer of ['portkey', 'litellm'] as const) {
+      const a = find(ours);
+      const b = find(peer);
+      if (!a || !b) continue;
+      ratios[`${ours}/${peer}`] = {
+        overheadP50: ratio(a.overheadTtftMs.p50, b.overheadTtftMs.p50),
+        overheadP99: ratio(a.overheadTtftMs.p99, b.overheadTtftMs.p99),
+        cpuPerStream: ratio(a.cpuMsPerStream, b.cpuMsPerStream),
+        rss: ratio(a.rssMiB, b.rssMiB),
+      };
+    }
+  return { firstTokenDelayMs: delay, concurrency: level, targets: rows, ratios };
+}
+
+function versions() {
+  const read = (name: string) => {
+    try {
+      const file = path.join(ROOT, 'node_modules', name, 'package.json');
+      return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    } catch {
+      return null;
+    }
+  };
+  const git = (...args: string[]) => {
+    try {
+      return execFileSync('git', ['-C', gatewayRoot, ...args])
+        .toString()
+        .trim();
+    } catch {
+      return null;
+    }
+  };
+  let litellm: string | null = null;
+  try {
+    const python = execFileSync('bash', [path.join(ROOT, 'tools/python/venv.sh'), 'bench-peers'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .toString()
+      .trim();
+    litellm = execFileSync(python, ['-c', 'import importlib.metadata as m; print(m.version("litellm"))'])
+      .toString()
+      .trim();
+  } catch {
+    // Reported as skipped already.
+  }
+  return {
+    echoloopCommit: git('rev-parse', '--short', 'HEAD'),
+    /** Changed or untracked files in that checkout (a node_modules symlink in a worktree counts as one). */
+    echoloopUncommittedFiles: git('status', '--porcelain')?.split('\n').filter(Boolean).length ?? null,
+    litellm,
+    portkeyGateway: read('@portkey-ai/gateway'),
+    honoNodeServer: read('@hono/node-server'),
+    node: process.version,
+  };
+}
+
+function report(
+  results: LevelResult[],
+  skipped: Partial<Record<TargetName, string>>,
+  targets: Target[],
+): void {
+  const pair = (a: number | null, b: number | null) => `${a ?? '-'} / ${b ?? '-'}`;
+  const fmt = (s: Summary) => pair(s.p50, s.p99);
+  const main = formatTable(
+    [
+      'delay ms',
+      'streams',
+      'target',
+      'TTFT p50/p99',
+      'overhead p50/p99',
+      'gap p50/p99',
+      'CPU ms/stream',
+      'RSS MiB',
+      'errors',
+    ],
+    results.flatMap((r) =>
+      r.targets.map((t) => [
+        String(r.firstTokenDelayMs),
+        String(r.concurrency),
+        LABELS[t.target],
+        fmt(t.ttft),
+        t.target === 'direct' ? '-' : pair(t.overheadTtftMs.p50, t.overheadTtftMs.p99),
+        fmt(t.gap),
+        String(t.cpuMsPerStream ?? '-'),
+        String(t.rssMiB ?? '-'),
+        String(t.errors),
+      ]),
+    ),
+  );
+  const ratios = formatTable(
+    ['delay ms', 'streams', 'Echoloop ÷ peer', 'overhead p50', 'overhead p99', 'CPU/stream', 'RSS'],
+    results.flatMap((r) =>
+      Object.entries(r.ratios).map(([name, q]) => [
+        String(r.firstTokenDelayMs),
+        String(r.concurrency),
+        name
+          .replace('socketio', 'socket.io')
+          .replace('sse', 'SSE')
+          .replace('portkey', 'Portkey')
+          .replace('litellm', 'LiteLLM'),
+        String(q.overheadP50 ?? 'n/a'),
+        String(q.overheadP99 ?? 'n/a'),
+        String(q.cpuPerStream ?? 'n/a'),
+        String(q.rss ?? 'n/a'),
+      ]),
+    ),
+  );
+  process.stdout.write(
+    `\nTurn path against peers (ms; model at ${values.rate} tok/s, ${values.tokens} tokens, ${rounds} rounds, ` +
+      `gateway from ${gatewayRoot})\n${main}\nEcholoop ÷ peer (n/a where the peer's value is not above zero)\n${ratios}`,
+  );
+  for (const [name, reason] of Object.entries(skipped))
+    process.stdout.write(`\nnot measured: ${name}: ${reason.split('\n')[0]}\n`);
+  const out = path.resolve(values.out);
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(
+    out,
+    JSON.stringify(
+      {
+        benchmark: 'turn-path-peers',
+        at: new Date().toISOString(),
+        machine: { cpus: cpus().length, loadAverageAtEnd: loadavg().map(round) },
+        gatewayRoot,
+        versions: versions(),
+        rate: Number(values.rate),
+        tokens: Number(values.tokens),
+        rounds,
+        targets: targets.map((t) => t.name),
+        skipped,
+        results,
+      },
+      null,
+      2,
+    ),
+  );
+  log(`wrote ${out}`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -24,7 +24,13 @@ export async function startEcholoopGateway(
   return startProcess(
     'chat-gateway',
     process.execPath,
-    ['-r', '@swc-node/register', 'apps/chat-gateway/src/main.ts'],
+    // APP_NODE_ARGS passes node flags to the gateway, e.g. `--cpu-prof --cpu-prof-dir=DIR` for a profile.
+    [
+      ...(process.env['APP_NODE_ARGS']?.split(' ').filter(Boolean) ?? []),
+      '-r',
+      '@swc-node/register',
+      'apps/chat-gateway/src/main.ts',
+    ],
     {
       cwd: root,
       env: {

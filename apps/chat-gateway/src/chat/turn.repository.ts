@@ -84,6 +84,76 @@ const TARGETS: Record<TurnTarget['kind'], string> = {
        WHERE reply.id = $replyId AND reply.role = 'assistant')`,
 };
 
+/**
+ * The user's shared limits, taken in the turn's statement: one concurrent-stream slot (`slotId`, expiring unless
+ * renewed) and one rate-limit token, both or neither. The row lock on `turn_gates` serialises one user's turns
+ * across every process.
+ */
+export interface TurnGate {
+  slotId: string;
+  slotTtlMs: number;
+  maxStreams: number;
+  ratePerMinute: number;
+}
+
+/** The gate said no: nothing was taken or stored. */
+export interface GateRefusal {
+  refused: 'too_many_streams' | 'rate_limited';
+  retryAfterSeconds: number;
+}
+
+const GATE = `
+  gate AS (
+    INSERT INTO turn_gates AS g (user_id, slots, tokens, refilled_at)
+    VALUES ($userId, jsonb_build_object($slotId::text, extract(epoch FROM now()) * 1000 + $slotTtlMs::float8),
+            $ratePerMinute::float8 - 1, now())
+    ON CONFLICT (user_id) DO UPDATE SET (slots, tokens, refilled_at) = (
+      SELECT CASE WHEN s.held < $maxStreams::int AND s.tokens >= 1 THEN s.live || excluded.slots ELSE s.live END,
+             CASE WHEN s.held < $maxStreams::int AND s.tokens >= 1 THEN s.tokens - 1 ELSE s.tokens END,
+             now()
+        FROM (SELECT coalesce(jsonb_object_agg(l.key, l.value), '{}'::jsonb) AS live, count(l.key) AS held,
+                     least($ratePerMinute::float8,
+                           g.tokens + extract(epoch FROM now() - g.refilled_at) * $ratePerMinute::float8 / 60) AS tokens
+                FROM (SELECT key, value FROM jsonb_each(g.slots)
+                       WHERE value::float8 > extract(epoch FROM now()) * 1000) l) s)
+    RETURNING g.slots ? $slotId::text AS granted, g.tokens,
+              (SELECT count(*)::int FROM jsonb_object_keys(g.slots)) AS held)`;
+
+/** A send stores its message only when the gate let it through. */
+const GATED_SEND = `
+    WITH ${GATE},
+    target AS (
+      INSERT INTO messages (conversation_id, role, content, client_message_id)
+      SELECT c.id, 'user', $content, $clientMessageId FROM conversations c
+       WHERE c.id = $conversationId AND c.user_id = $userId AND (SELECT granted FROM gate)
+      ON CONFLICT (conversation_id, client_message_id) WHERE client_message_id IS NOT NULL DO NOTHING
+      RETURNING *, true AS inserted)`;
+
+const GATED_REGENERATE = `
+    WITH ${GATE},
+    target AS (
+      SELECT parent.*, false AS inserted FROM messages reply JOIN messages parent ON parent.id = reply.parent_id
+       WHERE reply.id = $replyId AND reply.role = 'assistant')`;
+
+interface GateRow {
+  granted: boolean;
+  tokens: number;
+  held: number;
+}
+
+/** The new reply becomes the kept alternative of its user message, and the conversation moves to the top. */
+const SAVE_REPLY = `
+  WITH unkept AS (
+    UPDATE messages SET selected = false WHERE parent_id = $parentId AND role = 'assistant' AND selected
+  ), touched AS (
+    UPDATE conversations SET updated_at = now() WHERE id = $conversationId
+  )
+  INSERT INTO messages (id, conversation_id, role, content, reasoning, parent_id, status, selected, finish_reason,
+                        prompt_tokens, completion_tokens, ttft_ms, total_ms, checkpoint_id, safety_categories)
+  VALUES ($id, $conversationId, 'assistant', $content, $reasoning, $parentId, $status, true, $finishReason,
+          $promptTokens, $completionTokens, $ttftMs, $totalMs, $checkpointId, $safetyCategories)
+  RETURNING created_at`;
+
 interface InputsRow {
   conversation: Record<string, unknown>;
   message: Record<string, unknown>;
@@ -124,6 +194,35 @@ export class TurnRepository {
     return row ? toInputs(this.db.manager, row) : null;
   }
 
+  /**
+   * The turn's inputs with the user's shared limits taken in the same statement (a send or a regeneration): a
+   * refusal when the gate said no; otherwise as `inputs`, the slot and token taken even when no row came back (the
+   * caller gives them back).
+   */
+  async gatedInputs(
+    userId: string,
+    target: Extract<TurnTarget, { kind: 'send' | 'regenerate' }>,
+    historyLimit: number,
+    gate: TurnGate,
+  ): Promise<TurnInputs | GateRefusal | null> {
+    const head = target.kind === 'send' ? GATED_SEND : GATED_REGENERATE;
+    const { sql, parameters } = named(
+      `${head} SELECT gate.granted, gate.tokens, gate.held, i.* FROM gate LEFT JOIN (${INPUTS}) i ON true`,
+      { ...target, ...gate, userId, historyLimit },
+    );
+    const [row] = (await this.db.query(sql, parameters)) as (GateRow & Partial<InputsRow>)[];
+    if (!row) throw new Error('the turn gate returned no row');
+    if (!row.granted) {
+      return row.held >= gate.maxStreams
+        ? { refused: 'too_many_streams', retryAfterSeconds: 1 }
+        : {
+            refused: 'rate_limited',
+            retryAfterSeconds: Math.max(1, Math.ceil(((1 - row.tokens) * 60) / gate.ratePerMinute)),
+          };
+    }
+    return row.conversation ? toInputs(this.db.manager, row as InputsRow) : null;
+  }
+
   /** The newest reply to a user message, if any. */
   latestReply(userMessageId: string): Promise<MessageEntity | null> {
     return this.db.getRepository(MessageEntity).findOne({
@@ -155,12 +254,15 @@ export class TurnRepository {
     alongside: (tx: EntityManager, saved: MessageEntity) => Promise<T>,
   ): Promise<{ saved: MessageEntity; result: T }> {
     return this.db.transaction(async (tx) => {
-      const messages = tx.getRepository(MessageEntity);
-      await messages.update({ parentId: reply.parentId, role: 'assistant' }, { selected: false });
-      const saved = await messages.save(messages.create({ ...reply, role: 'assistant' }));
-      await tx
-        .getRepository(ConversationEntity)
-        .update({ id: reply.conversationId }, { updatedAt: new Date() });
+      // One statement (TypeORM's save() would read the row first, and build three queries).
+      const { sql, parameters } = named(SAVE_REPLY, { ...reply });
+      const [row] = (await tx.query(sql, parameters)) as { created_at: Date }[];
+      const saved = tx.create(MessageEntity, {
+        ...reply,
+        role: 'assistant',
+        selected: true,
+        createdAt: row?.created_at ?? new Date(),
+      });
       return { saved, result: await alongside(tx, saved) };
     });
   }
@@ -243,3 +345,6 @@ function toInputs(manager: EntityManager, row: InputsRow): TurnInputs {
       : null,
   };
 }
+
+export const isRefusal = (result: TurnInputs | GateRefusal | null): result is GateRefusal =>
+  result !== null && 'refused' in result;

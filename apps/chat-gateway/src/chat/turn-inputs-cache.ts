@@ -3,7 +3,8 @@ import { Injectable } from '@nestjs/common';
 import type { TurnContext } from './turn-context';
 import type { HistoryMessage, TurnInputs } from './turn.repository';
 
-const MAX_CONVERSATIONS = 10_000;
+/** The most recently active conversations kept (each up to HISTORY_LIMIT messages: about 10 MB per 1,000). */
+const MAX_CONVERSATIONS = 5_000;
 
 /**
  * Per conversation, what the next turn's statement will most likely read: the last turn's inputs with that turn
@@ -60,6 +61,14 @@ export class TurnInputsCache {
       userTurn: inputs.userTurn + 1,
       profile,
     });
+  }
+
+  /** Forgets the guesses that carry this character's card (edited elsewhere), or every guess when no id is given. */
+  forgetCharacter(characterId?: string): void {
+    if (characterId === undefined) return this.entries.clear();
+    for (const [conversationId, entry] of this.entries) {
+      if (entry.conversation.characterId === characterId) this.entries.delete(conversationId);
+    }
   }
 
   /** Forgets a conversation whose history changed in a way a guess cannot follow (a swipe, a failed turn). */

@@ -3,7 +3,10 @@
 // "Labelled" here means the turn's empathy and humanlike labels are stored (the live emotion waits, by design,
 // for the user's next message). Prints a table and writes bench/results/labeller-throughput.json.
 //
-//   npm run bench:labeller -- [--backlog 3000] [--rate 100] [--seconds 20]   (needs tools/stack/stack.sh up postgres kafka)
+// CPU during the ingest is given for the labeller, for this process (the test judge serving every judge call)
+// and for the whole machine (the rest is PostgreSQL, Kafka and anything else running).
+//
+//   npm run bench:labeller -- [--backlog 20000] [--rate 100] [--seconds 20]   (needs tools/stack/stack.sh up postgres kafka)
 import { chatTurnCompletedV1, createEvent } from '@echoloop/contracts';
 import { dataSourceOptions } from '@echoloop/persistence';
 import { encodeEvent, EventPublisher } from '@echoloop/platform';
@@ -18,7 +21,8 @@ import {
 } from '@echoloop/testing';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
@@ -27,7 +31,7 @@ import { cpuSeconds, summarize } from './stats';
 const ROOT = path.resolve(__dirname, '..');
 const { values } = parseArgs({
   options: {
-    backlog: { type: 'string', default: '3000' },
+    backlog: { type: 'string', default: '20000' },
     rate: { type: 'string', default: '100' },
     seconds: { type: 'string', default: '20' },
   },
@@ -71,6 +75,8 @@ async function main(): Promise<void> {
 
     const backlog = await createTurns(db, seed, BACKLOG);
     const cpuBefore = pid ? cpuSeconds(pid) : 0;
+    const benchCpuBefore = process.cpuUsage();
+    const machineCpuBefore = machineCpuSeconds();
     const started = performance.now();
     for (let i = 0; i < backlog.length; i += 500) await publish(publisher, backlog.slice(i, i + 500));
     await waitFor(async () => (await labelledCount(db)) >= BACKLOG, {
@@ -79,11 +85,14 @@ async function main(): Promise<void> {
       what: 'the backlog to be labelled',
     });
     const seconds = (performance.now() - started) / 1_000;
+    const benchCpu = process.cpuUsage(benchCpuBefore);
     const ingest = {
       turns: BACKLOG,
       seconds: Math.round(seconds * 10) / 10,
       turnsPerSecond: Math.round(BACKLOG / seconds),
       labellerCpuSeconds: pid ? Math.round((cpuSeconds(pid) - cpuBefore) * 10) / 10 : null,
+      judgeAndBenchCpuSeconds: Math.round((benchCpu.user + benchCpu.system) / 100_000) / 10,
+      machineCpuSeconds: Math.round((machineCpuSeconds() - machineCpuBefore) * 10) / 10,
     };
 
     const steady = await createTurns(db, seed, RATE * SECONDS);
@@ -123,7 +132,7 @@ async function main(): Promise<void> {
         '| measure | value |',
         '|---|---|',
         `| backlog ingest | ${ingest.turns} turns in ${ingest.seconds} s = ${ingest.turnsPerSecond} turns/s |`,
-        `| labeller CPU during ingest | ${ingest.labellerCpuSeconds ?? 'n/a'} s |`,
+        `| CPU during ingest: labeller / test judge + bench / whole machine | ${ingest.labellerCpuSeconds ?? 'n/a'} s / ${ingest.judgeAndBenchCpuSeconds} s / ${ingest.machineCpuSeconds} s (${cpus().length} cores) |`,
         `| turn → label lag at ${RATE} turns/s | p50 ${lag.ms.p50} ms, p99 ${lag.ms.p99} ms (n=${lag.ms.n}) |`,
         '',
       ].join('\n'),
@@ -244,6 +253,13 @@ async function lagOf(url: string): Promise<number | undefined> {
   const lines = text.split('\n').filter((l) => l.startsWith('labeller_consumer_lag_messages{'));
   if (lines.length === 0) return undefined;
   return lines.reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+}
+
+/** CPU seconds (user + nice + system + irq) the whole machine has used so far, over all cores, from /proc. */
+function machineCpuSeconds(): number {
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/) ?? [];
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fields.map(Number);
+  return (user + nice + system + irq + softirq) / 100;
 }
 
 main().catch((error: unknown) => {

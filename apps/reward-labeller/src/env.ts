@@ -30,8 +30,6 @@ export const labellerEnv = serviceEnv.extend({
   REWARD_CONFIG: z.string().optional(),
   /** Partitions of chat.turn.completed.v1 handled in parallel (order holds within each). */
   LABELLER_PARTITIONS_CONCURRENTLY: positiveInt(4),
-  /** Conversations labelled side by side within a batch (order holds within each conversation). */
-  LABELLER_CONVERSATIONS_CONCURRENTLY: positiveInt(32),
   /** A crashed labeller's partitions move to a live one after this long without heartbeats. */
   LABELLER_SESSION_TIMEOUT_MS: positiveInt(10_000),
 });

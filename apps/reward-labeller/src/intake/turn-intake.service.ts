@@ -1,22 +1,24 @@
 import { chatTurnCompletedV1 } from '@echoloop/contracts';
-import { ContractConsumer, EventPublisher, KAFKA, KafkaLifecycle, MetricsService } from '@echoloop/platform';
+import { EventPublisher, KAFKA, KafkaLifecycle, MetricsService } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Kafka } from 'kafkajs';
 import { PinoLogger } from 'nestjs-pino';
 import type { Counter, Gauge } from 'prom-client';
 import type { LabellerEnv } from '../env';
-import { TurnLabeller } from '../labelling/turn-labeller.service';
+import { TurnBatchLabeller } from '../labelling/turn-batch-labeller.service';
 import { LABELLER_ENV } from '../tokens';
+import { BatchConsumer } from './batch-consumer';
 import { ConsumerProgress } from './consumer-progress';
 import { isTransient } from './transient-errors';
 
 /**
- * Takes completed turns off Kafka and labels them. Invalid events go to the dead-letter topic; an outage of the
- * database or of the judge endpoint holds the partition and retries, so nothing is lost or labelled twice.
+ * Takes completed turns off Kafka and labels them a batch at a time. Invalid events go to the dead-letter topic;
+ * an outage of the database or of the judge endpoint holds the partition and retries, so nothing is lost or
+ * labelled twice.
  */
 @Injectable()
 export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly consumer: ContractConsumer<typeof chatTurnCompletedV1>;
+  private readonly consumer: BatchConsumer<typeof chatTurnCompletedV1>;
   private readonly received: Counter<'checkpoint'>;
   private readonly lag: Gauge<'topic' | 'partition'>;
   private lagTimer: NodeJS.Timeout | undefined;
@@ -26,7 +28,7 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
     @Inject(LABELLER_ENV) private readonly env: LabellerEnv,
     publisher: EventPublisher,
     metrics: MetricsService,
-    labeller: TurnLabeller,
+    labeller: TurnBatchLabeller,
     private readonly progress: ConsumerProgress,
     private readonly lifecycle: KafkaLifecycle,
     logger: PinoLogger,
@@ -39,21 +41,20 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
       'Messages behind the newest, per partition',
       ['topic', 'partition'],
     ));
-    this.consumer = new ContractConsumer(
+    this.consumer = new BatchConsumer(
       kafka,
       publisher,
       {
         groupId: env.LABELLER_GROUP_ID,
         contract: chatTurnCompletedV1,
-        handle: async (event) => {
-          this.received.inc({ checkpoint: event.payload.checkpointId });
-          await labeller.onTurn(event.payload);
+        handleBatch: async (events) => {
+          await labeller.onTurns(events.map((e) => e.payload));
+          for (const { payload } of events) this.received.inc({ checkpoint: payload.checkpointId });
         },
         // A new labeller group labels the whole retained history, not just what arrives after it joins.
         fromBeginning: true,
         isTransient,
         partitionsConcurrently: env.LABELLER_PARTITIONS_CONCURRENTLY,
-        keyConcurrency: env.LABELLER_CONVERSATIONS_CONCURRENTLY,
         sessionTimeoutMs: env.LABELLER_SESSION_TIMEOUT_MS,
         onLag: ({ topic, partition, messages }) => {
           lag.set({ topic, partition: String(partition) }, messages);

@@ -1,16 +1,11 @@
-import {
-  ChatModelClient,
-  completeStructured,
-  type ChatMessage,
-  ModelError,
-  type Parsed,
-} from '@echoloop/llm';
+import { completeStructured, type ChatMessage, ModelError, type Parsed } from '@echoloop/llm';
 import { MetricsService } from '@echoloop/platform';
 import type { RewardComponent } from '@echoloop/rewards';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Counter, Histogram } from 'prom-client';
 import type { LabellerEnv } from '../env';
 import { LABELLER_ENV } from '../tokens';
+import { JudgeClient } from './judge-client';
 import { JudgeUnavailableError } from './judge-unavailable.error';
 import { Semaphore } from './semaphore';
 
@@ -36,9 +31,9 @@ const BACKOFF_MS = 250;
  * and throws JudgeUnavailableError, so the turn waits instead of being labelled as failed.
  */
 @Injectable()
-export class JudgeRunner {
+export class JudgeRunner implements OnApplicationShutdown {
   readonly model: string;
-  private readonly client: ChatModelClient;
+  private readonly client: JudgeClient;
   private readonly slots: Semaphore;
   private readonly latency: Histogram<'component'>;
   private readonly failures: Counter<'component' | 'kind'>;
@@ -48,10 +43,11 @@ export class JudgeRunner {
     metrics: MetricsService,
   ) {
     this.model = env.JUDGE_MODEL;
-    this.client = new ChatModelClient([{ baseUrl: env.JUDGE_BASE_URL, apiKey: env.JUDGE_API_KEY }], {
-      firstTokenTimeoutMs: env.JUDGE_TIMEOUT_MS,
-      idleTimeoutMs: env.JUDGE_TIMEOUT_MS,
-      retries: 0,
+    this.client = new JudgeClient({
+      baseUrl: env.JUDGE_BASE_URL,
+      apiKey: env.JUDGE_API_KEY,
+      timeoutMs: env.JUDGE_TIMEOUT_MS,
+      maxSockets: env.JUDGE_CONCURRENCY,
       breaker: { failureThreshold: 5, cooldownMs: 5_000 },
     });
     this.slots = new Semaphore(env.JUDGE_CONCURRENCY);
@@ -66,6 +62,10 @@ export class JudgeRunner {
       'Judgements that failed: timeout, rejected, unparseable, unavailable',
       ['component', 'kind'],
     );
+  }
+
+  onApplicationShutdown(): void {
+    this.client.close();
   }
 
   async judge<T>(call: JudgeCall<T>): Promise<JudgeOutcome<T>> {

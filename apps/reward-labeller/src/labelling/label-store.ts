@@ -1,9 +1,4 @@
-import {
-  rewardTurnLabelledV1,
-  createEvent,
-  type PayloadOf,
-  type chatTurnCompletedV1,
-} from '@echoloop/contracts';
+import { rewardTurnLabelledV1, type PayloadOf, type chatTurnCompletedV1 } from '@echoloop/contracts';
 import {
   PG_ERROR,
   pgErrorCode,
@@ -12,7 +7,7 @@ import {
   type TurnSignals,
 } from '@echoloop/persistence';
 import { enqueueEvent, OutboxRelay } from '@echoloop/platform';
-import { compositeReward, type RewardComponent, type RewardConfig } from '@echoloop/rewards';
+import type { RewardComponent, RewardConfig } from '@echoloop/rewards';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'node:util';
@@ -24,10 +19,10 @@ import {
   projectTurn,
   userLevelUpdates,
 } from './experiment-projection';
+import { compositeOf, turnLabelledEvent } from './announcement';
 import type { LabelDraft } from './label-draft';
 
 export type TurnPayload = PayloadOf<typeof chatTurnCompletedV1>;
-const SERVICE = 'reward-labeller';
 
 /**
  * Where labels live. Every write is idempotent, so that a redelivered event, a restart mid-batch or a replay
@@ -262,7 +257,12 @@ export class LabelStore {
         ...perTurnUpdates(experimentValues(turn, labels, composite?.value ?? null)),
         ...(await userLevelUpdates(tx, turn, version)),
       });
-      await announce(tx, turn, version, labels, composite);
+      await enqueueEvent(
+        tx,
+        rewardTurnLabelledV1,
+        turnLabelledEvent(turn, version, labels, composite),
+        turn.conversationId,
+      );
       return true;
     });
     if (finished) this.relay.wake();
@@ -296,7 +296,12 @@ export class LabelStore {
       ),
       { countsAsTurn: false },
     );
-    await announce(tx, after, version, labels, composite);
+    await enqueueEvent(
+      tx,
+      rewardTurnLabelledV1,
+      turnLabelledEvent(after, version, labels, composite),
+      after.conversationId,
+    );
   }
 }
 
@@ -313,48 +318,4 @@ async function lockTurn(tx: EntityManager, turnId: string): Promise<void> {
 
 function labelsIn(tx: EntityManager, turnId: string, version: string): Promise<RewardLabelEntity[]> {
   return tx.getRepository(RewardLabelEntity).findBy({ turnId, labellerVersion: version });
-}
-
-function compositeOf(labels: readonly RewardLabelEntity[], config: RewardConfig) {
-  const values: Partial<Record<RewardComponent, number>> = {};
-  for (const l of labels)
-    if (l.status === 'labelled' && l.value !== null) values[l.component as RewardComponent] = l.value;
-  return Object.keys(values).length > 0 ? compositeReward(values, config) : null;
-}
-
-/** reward.turn.labelled.v1 for the turn as it stands; a revision announces the turn again with its new values. */
-async function announce(
-  tx: EntityManager,
-  turn: RewardTurnEntity,
-  version: string,
-  labels: readonly RewardLabelEntity[],
-  composite: ReturnType<typeof compositeOf>,
-): Promise<void> {
-  const emotion = labels.find((l) => l.component === 'live_emotion')?.details?.['scoreAfter'];
-  const event = createEvent(
-    rewardTurnLabelledV1,
-    {
-      turnId: turn.turnId,
-      conversationId: turn.conversationId,
-      userId: turn.userId,
-      checkpointId: turn.checkpointId,
-      experimentId: turn.experimentId,
-      armId: turn.armId,
-      labellerVersion: version,
-      components: labels.map((l) => ({
-        component: l.component as RewardComponent,
-        status: l.status,
-        value: l.value,
-        label: l.label,
-        judgeModel: l.judgeModel,
-        promptVersion: l.promptVersion,
-        error: l.error,
-      })),
-      composite: composite && { value: composite.value, version: composite.version },
-      emotionScore: typeof emotion === 'number' ? emotion : null,
-      labelledAt: new Date().toISOString(),
-    },
-    SERVICE,
-  );
-  await enqueueEvent(tx, rewardTurnLabelledV1, event, turn.conversationId);
 }

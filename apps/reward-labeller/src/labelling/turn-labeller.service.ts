@@ -13,8 +13,10 @@ import { implicitSignals } from './signals';
 /**
  * Turns completed turns into reward labels. Empathy and humanlike are judged when the turn arrives; the live
  * emotion reward when the user's next message arrives (or, after LEAVE_AFTER_MS of silence, the leaving is
- * recorded); then the implicit signals and the composite, and the turn is finished and announced. Every step
- * first looks at what is stored, so a redelivered or replayed event only does what is still missing.
+ * recorded); then the implicit signals and the composite, and the turn is finished and announced. Arriving turns
+ * are labelled a Kafka batch at a time by TurnBatchLabeller; this service holds the configuration and labels one
+ * turn at a time for feedback, the leave sweep and backfills. Every step first looks at what is stored, so a
+ * redelivered or replayed event only does what is still missing.
  */
 @Injectable()
 export class TurnLabeller {
@@ -36,38 +38,6 @@ export class TurnLabeller {
       'component',
       'status',
     ]);
-  }
-
-  /** A completed turn: recorded, judged, and the turn it answers (the previous one) finished. */
-  async onTurn(turn: TurnPayload): Promise<void> {
-    if (!(await this.store.recordTurn(turn))) return;
-    await this.store.markRegenerated(turn.userMessage.id, turn.turnId);
-    await this.judgeReply(turn.turnId, turn);
-    const waiting = await this.store.unfinishedBefore(
-      turn.conversationId,
-      turn.userMessage.id,
-      turn.userMessage.createdAt,
-      this.version,
-    );
-    // The newest reply is the one the user answered; older alternatives of it were passed over.
-    const answered = waiting[0];
-    await this.keepAnswered(answered, waiting);
-    const message = {
-      id: turn.userMessage.id,
-      content: turn.userMessage.content,
-      createdAt: turn.userMessage.createdAt,
-    };
-    for (const previous of waiting) {
-      // A next message noted before (then a crash) stands: this one may answer a later turn.
-      const next = previous.signals.nextUserMessage ?? message;
-      if (!previous.signals.nextUserMessage)
-        await this.store.addSignals(previous.turnId, { nextUserMessage: next });
-      const isAnswered = previous.turnId === answered?.turnId && previous.signals.kept !== false;
-      await this.finishWithNext(
-        { ...previous, signals: { ...previous.signals, nextUserMessage: next } },
-        isAnswered,
-      );
-    }
   }
 
   /** Feedback on a turn, at any time: see LabelStore.applyFeedback. */
@@ -109,24 +79,6 @@ export class TurnLabeller {
       await this.finishWithNext(turn, !turn.signals.regenerated && turn.signals.kept !== false);
     } else if (turn.repliedAt < leftBefore) {
       await this.onAbandoned(turn);
-    }
-  }
-
-  /**
-   * Carrying on from a reply keeps it: when the answered reply had alternatives and the user picked none of them
-   * explicitly, it is kept and the others are not (what preference pairs are built from).
-   */
-  private async keepAnswered(
-    answered: RewardTurnEntity | undefined,
-    waiting: RewardTurnEntity[],
-  ): Promise<void> {
-    if (!answered) return;
-    const alternatives = waiting.filter((t) => t.userMessageId === answered.userMessageId);
-    if (alternatives.length < 2 || alternatives.some((t) => t.signals.kept !== undefined)) return;
-    for (const turn of alternatives) {
-      const kept = turn.turnId === answered.turnId;
-      await this.store.addSignals(turn.turnId, { kept });
-      turn.signals = { ...turn.signals, kept };
     }
   }
 
@@ -193,7 +145,7 @@ export class TurnLabeller {
 }
 
 /** The reply and the dialogue it answers, as the judges read them. */
-function judgedReply(turn: TurnPayload): JudgedReply {
+export function judgedReply(turn: TurnPayload): JudgedReply {
   return {
     history: [
       ...turn.history.filter((m) => m.role !== 'system'),

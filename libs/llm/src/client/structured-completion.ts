@@ -18,7 +18,7 @@ export interface StructuredCompletionOptions<T> {
  * returned (never thrown) for the caller to count and drop. Transport errors still throw ModelError.
  */
 export async function completeStructured<T>(
-  client: ChatModelClient,
+  client: Pick<ChatModelClient, 'complete'>,
   request: ChatRequest,
   { parse, correction, signal }: StructuredCompletionOptions<T>,
 ): Promise<StructuredOutcome<T>> {

@@ -1,0 +1,260 @@
+import { rewardTurnLabelledV1 } from '@echoloop/contracts';
+import { RewardLabelEntity, RewardTurnEntity, type TurnSignals } from '@echoloop/persistence';
+import { eventHeaders, OutboxRelay } from '@echoloop/platform';
+import type { RewardComponent, RewardConfig } from '@echoloop/rewards';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager, In } from 'typeorm';
+import { compositeOf, turnLabelledEvent } from './announcement';
+import { experimentValues, perTurnUpdates, projectTurn, userLevelUpdates } from './experiment-projection';
+import type { LabelDraft } from './label-draft';
+import type { TurnPayload } from './label-store';
+
+/** A label to store, with the turn it belongs to. */
+export interface TurnLabel {
+  turnId: string;
+  draft: LabelDraft;
+}
+
+/** One turn to finish: its live emotion (when judged in this batch) first, then its last labels. */
+export interface FinishStep {
+  turn: RewardTurnEntity;
+  emotion: { draft: LabelDraft; scoreAfter: number | null } | null;
+  last: LabelDraft[];
+}
+
+/** What a batch changes once its judges have answered: signals to merge, then turns to finish in order. */
+export interface FinishPlan {
+  signals: Map<string, TurnSignals>;
+  steps: FinishStep[];
+}
+
+/**
+ * The labeller's writes for a whole Kafka batch, a few statements each (arrays in, `unnest` / JSON record sets),
+ * with the same guarantees as LabelStore's one-turn writes: labels unique per (turn, component, version) and
+ * inserted ON CONFLICT DO NOTHING, a turn finished (and announced) only by the statement that adds the version to
+ * its `labelled_versions`, so that a redelivered batch writes nothing twice.
+ */
+@Injectable()
+export class LabelBatchStore {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  /**
+   * Records the turns whose reply still exists, each with the feedback held for it, under the turns' locks (as
+   * LabelStore.recordTurn). Returns the ids of the turns stored, now or before.
+   */
+  recordTurns(turns: readonly TurnPayload[]): Promise<Set<string>> {
+    const ids = turns.map((t) => t.turnId);
+    return this.db.transaction(async (tx) => {
+      // Sorted, so two transactions locking overlapping turns cannot deadlock.
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended(id, 5310)) FROM unnest($1::text[]) id`, [
+        [...ids].sort(),
+      ]);
+      await tx.query(
+        `INSERT INTO reward_turns (turn_id, conversation_id, user_id, user_message_id, checkpoint_id,
+           experiment_id, arm_id, turn, replied_at, signals)
+         SELECT (e->>'turnId')::uuid, (e->>'conversationId')::uuid, (e->>'userId')::uuid,
+           (e->'userMessage'->>'id')::uuid, e->>'checkpointId', (e->>'experimentId')::uuid, e->>'armId', e,
+           (e->'assistantMessage'->>'createdAt')::timestamptz, COALESCE(p.signals, '{}'::jsonb)
+         FROM jsonb_array_elements($1::jsonb) e
+         LEFT JOIN pending_signals p ON p.turn_id = (e->>'turnId')::uuid
+         WHERE EXISTS (SELECT 1 FROM messages m WHERE m.id = (e->>'turnId')::uuid)
+         ON CONFLICT (turn_id) DO NOTHING`,
+        [JSON.stringify(turns)],
+      );
+      const rows = (await tx.query(`SELECT turn_id FROM reward_turns WHERE turn_id = ANY($1::uuid[])`, [
+        ids,
+      ])) as { turn_id: string }[];
+      const stored = rows.map((r) => r.turn_id);
+      await tx.query(`DELETE FROM pending_signals WHERE turn_id = ANY($1::uuid[])`, [stored]);
+      return new Set(stored);
+    });
+  }
+
+  /** Each user message's turns other than the newest one named: the user asked for another alternative. */
+  async markRegenerated(newest: readonly { userMessageId: string; turnId: string }[]): Promise<void> {
+    if (newest.length === 0) return;
+    await this.db.query(
+      `UPDATE reward_turns r SET signals = r.signals || '{"regenerated": true}'::jsonb
+       FROM unnest($1::uuid[], $2::uuid[]) AS n(user_message_id, turn_id)
+       WHERE r.user_message_id = n.user_message_id AND r.turn_id <> n.turn_id`,
+      [newest.map((n) => n.userMessageId), newest.map((n) => n.turnId)],
+    );
+  }
+
+  /** The components this version has stored for each turn. */
+  async storedComponents(turnIds: readonly string[], version: string): Promise<Map<string, Set<string>>> {
+    const rows = (await this.db.query(
+      `SELECT turn_id, component FROM reward_labels WHERE turn_id = ANY($1::uuid[]) AND labeller_version = $2`,
+      [turnIds, version],
+    )) as { turn_id: string; component: string }[];
+    const stored = new Map<string, Set<string>>();
+    for (const row of rows)
+      stored.set(row.turn_id, (stored.get(row.turn_id) ?? new Set()).add(row.component));
+    return stored;
+  }
+
+  /** Stores labels not stored yet; returns those actually inserted by this call. */
+  async saveLabels(
+    labels: readonly TurnLabel[],
+    version: string,
+    manager: EntityManager = this.db.manager,
+  ): Promise<TurnLabel[]> {
+    if (labels.length === 0) return [];
+    const rows = (await manager.query(
+      `INSERT INTO reward_labels (turn_id, component, labeller_version, status, value, label, judge_model,
+         prompt_version, raw_output, error, details)
+       SELECT turn_id, component, $2, status, value, label, judge_model, prompt_version, raw_output, error,
+         details
+       FROM jsonb_to_recordset($1::jsonb) AS x(turn_id uuid, component text, status text, value float8,
+         label text, judge_model text, prompt_version text, raw_output text, error text, details jsonb)
+       ON CONFLICT (turn_id, component, labeller_version) DO NOTHING RETURNING turn_id, component`,
+      [
+        JSON.stringify(
+          labels.map(({ turnId, draft: d }) => ({
+            turn_id: turnId,
+            component: d.component,
+            status: d.status,
+            value: d.value,
+            label: d.label,
+            judge_model: d.judgeModel,
+            prompt_version: d.promptVersion,
+            raw_output: d.rawOutput,
+            error: d.error,
+            details: d.details,
+          })),
+        ),
+        version,
+      ],
+    )) as { turn_id: string; component: RewardComponent }[];
+    const inserted = new Set(rows.map((r) => `${r.turn_id} ${r.component}`));
+    return labels.filter((l) => inserted.has(`${l.turnId} ${l.draft.component}`));
+  }
+
+  /** The turns of these conversations that this version has not finished, newest first. */
+  unfinishedIn(conversationIds: readonly string[], version: string): Promise<RewardTurnEntity[]> {
+    return this.db
+      .getRepository(RewardTurnEntity)
+      .createQueryBuilder('t')
+      .where('t.conversation_id IN (:...conversationIds)', { conversationIds })
+      .andWhere('NOT (:version = ANY(t.labelled_versions))', { version })
+      .orderBy('t.replied_at', 'DESC')
+      .getMany();
+  }
+
+  /** The conversations' live emotion scores for this version (absent: none stored yet). */
+  async emotionScores(conversationIds: readonly string[], version: string): Promise<Map<string, number>> {
+    const rows = (await this.db.query(
+      `SELECT conversation_id, emotion_score FROM reward_conversations
+       WHERE conversation_id = ANY($1::uuid[]) AND labeller_version = $2`,
+      [conversationIds, version],
+    )) as { conversation_id: string; emotion_score: number }[];
+    return new Map(rows.map((r) => [r.conversation_id, r.emotion_score]));
+  }
+
+  /**
+   * One transaction for the plan: the signals, the live emotion labels (moving the conversation's score only
+   * with a label this call stored), then each turn finished once. Turns in an experiment are finished one by
+   * one, in order, since each one's aggregates read which turns of its conversation are finished already.
+   * Returns the labels inserted.
+   */
+  async finish(plan: FinishPlan, version: string, config: RewardConfig): Promise<TurnLabel[]> {
+    if (plan.signals.size === 0 && plan.steps.length === 0) return [];
+    const inserted = await this.db.transaction(async (tx) => {
+      if (plan.signals.size > 0)
+        await tx.query(
+          `UPDATE reward_turns r SET signals = r.signals || p.patch
+           FROM jsonb_each($1::jsonb) AS p(turn_id, patch) WHERE r.turn_id = p.turn_id::uuid`,
+          [JSON.stringify(Object.fromEntries(plan.signals))],
+        );
+      const emotions = await this.saveEmotions(tx, plan.steps, version);
+      const chunks = plan.steps.some((s) => s.turn.experimentId)
+        ? plan.steps.map((step) => [step])
+        : [plan.steps];
+      const last: TurnLabel[] = [];
+      for (const chunk of chunks) last.push(...(await this.finishChunk(tx, chunk, version, config)));
+      return [...emotions, ...last];
+    });
+    if (plan.steps.length > 0) this.relay.wake();
+    return inserted;
+  }
+
+  private async saveEmotions(tx: EntityManager, steps: readonly FinishStep[], version: string) {
+    const drafts = steps.flatMap((s) =>
+      s.emotion ? [{ turnId: s.turn.turnId, draft: s.emotion.draft }] : [],
+    );
+    const inserted = new Set((await this.saveLabels(drafts, version, tx)).map((l) => l.turnId));
+    const scores = new Map<string, number>();
+    for (const step of steps)
+      if (step.emotion?.scoreAfter != null && inserted.has(step.turn.turnId))
+        scores.set(step.turn.conversationId, step.emotion.scoreAfter);
+    if (scores.size > 0)
+      await tx.query(
+        `INSERT INTO reward_conversations (conversation_id, labeller_version, emotion_score)
+         SELECT c, $3, s FROM unnest($1::uuid[], $2::float8[]) AS u(c, s)
+         ON CONFLICT (conversation_id, labeller_version)
+         DO UPDATE SET emotion_score = EXCLUDED.emotion_score, updated_at = now()`,
+        [[...scores.keys()], [...scores.values()], version],
+      );
+    return drafts.filter((d) => inserted.has(d.turnId));
+  }
+
+  /** Claims the turns (only those not finished yet), stores their last labels, projects and announces them. */
+  private async finishChunk(
+    tx: EntityManager,
+    steps: readonly FinishStep[],
+    version: string,
+    config: RewardConfig,
+  ): Promise<TurnLabel[]> {
+    const claimed = new Set(
+      (
+        (await tx.query(
+          `UPDATE reward_turns SET labelled_versions = array_append(labelled_versions, $2)
+           WHERE turn_id = ANY($1::uuid[]) AND NOT ($2 = ANY(labelled_versions)) RETURNING turn_id`,
+          [steps.map((s) => s.turn.turnId), version],
+        )) as [{ turn_id: string }[], number]
+      )[0].map((r) => r.turn_id),
+    );
+    const finishing = steps.filter((s) => claimed.has(s.turn.turnId));
+    if (finishing.length === 0) return [];
+    const inserted = await this.saveLabels(
+      finishing.flatMap((s) => s.last.map((draft) => ({ turnId: s.turn.turnId, draft }))),
+      version,
+      tx,
+    );
+    const labels = await tx
+      .getRepository(RewardLabelEntity)
+      .findBy({ turnId: In([...claimed]), labellerVersion: version });
+    const byTurn = new Map<string, RewardLabelEntity[]>();
+    for (const l of labels) byTurn.set(l.turnId, [...(byTurn.get(l.turnId) ?? []), l]);
+    const events = [];
+    for (const { turn } of finishing) {
+      const own = byTurn.get(turn.turnId) ?? [];
+      const composite = compositeOf(own, config);
+      if (turn.experimentId)
+        await projectTurn(tx, turn, {
+          ...perTurnUpdates(experimentValues(turn, own, composite?.value ?? null)),
+          ...(await userLevelUpdates(tx, turn, version)),
+        });
+      events.push({ key: turn.conversationId, event: turnLabelledEvent(turn, version, own, composite) });
+    }
+    await tx.query(
+      `INSERT INTO outbox (event_id, topic, message_key, payload, headers)
+       SELECT (e->>'eventId')::uuid, $2, e->>'key', e->'payload', e->'headers'
+       FROM jsonb_array_elements($1::jsonb) e`,
+      [
+        JSON.stringify(
+          events.map(({ key, event }) => {
+            const valid = rewardTurnLabelledV1.schema.parse(event);
+            return { eventId: valid.eventId, key, payload: valid, headers: eventHeaders(valid) };
+          }),
+        ),
+        rewardTurnLabelledV1.topic,
+      ],
+    );
+    return inserted;
+  }
+}

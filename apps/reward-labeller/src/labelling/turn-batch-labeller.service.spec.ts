@@ -1,0 +1,230 @@
+import type { RewardTurnEntity } from '@echoloop/persistence';
+import { MetricsService } from '@echoloop/platform';
+import { DEFAULT_REWARD_CONFIG } from '@echoloop/rewards';
+import { Test } from '@nestjs/testing';
+import { randomUUID } from 'node:crypto';
+import { type JudgeCall, JudgeRunner } from '../judges/judge-runner';
+import { ComponentJudges } from './component-judges';
+import { type FinishPlan, LabelBatchStore, type TurnLabel } from './label-batch-store';
+import type { TurnPayload } from './label-store';
+import { TurnBatchLabeller } from './turn-batch-labeller.service';
+import { TurnLabeller } from './turn-labeller.service';
+
+const VERSION = 'labeller-v1';
+const VERDICTS: Record<string, string> = {
+  empathy: 'Warm.\nVerdict: 4',
+  humanlike: 'Natural.\nVerdict: humanlike',
+  live_emotion: 'Relieved.\nChange: +2',
+};
+
+/** LabelBatchStore in memory, with its guarantees: a label once per (turn, component), a turn finished once. */
+class MemoryBatchStore {
+  readonly turns = new Map<string, RewardTurnEntity>();
+  readonly labels = new Map<string, TurnLabel>();
+  readonly scores = new Map<string, number>();
+  readonly announced: string[] = [];
+
+  async recordTurns(turns: readonly TurnPayload[]): Promise<Set<string>> {
+    for (const t of turns)
+      if (!this.turns.has(t.turnId))
+        this.turns.set(t.turnId, {
+          turnId: t.turnId,
+          conversationId: t.conversationId,
+          userId: t.userId,
+          userMessageId: t.userMessage.id,
+          checkpointId: t.checkpointId,
+          experimentId: null,
+          armId: null,
+          turn: t as unknown as Record<string, unknown>,
+          repliedAt: new Date(t.assistantMessage.createdAt),
+          signals: {},
+          labelledVersions: [],
+          createdAt: new Date(),
+        });
+    return new Set(turns.map((t) => t.turnId));
+  }
+
+  async markRegenerated(newest: { userMessageId: string; turnId: string }[]): Promise<void> {
+    for (const n of newest)
+      for (const t of this.turns.values())
+        if (t.userMessageId === n.userMessageId && t.turnId !== n.turnId)
+          t.signals = { ...t.signals, regenerated: true };
+  }
+
+  async storedComponents(turnIds: readonly string[]): Promise<Map<string, Set<string>>> {
+    const stored = new Map<string, Set<string>>();
+    for (const { turnId, draft } of this.labels.values())
+      if (turnIds.includes(turnId))
+        stored.set(turnId, (stored.get(turnId) ?? new Set()).add(draft.component));
+    return stored;
+  }
+
+  async saveLabels(labels: readonly TurnLabel[]): Promise<TurnLabel[]> {
+    return labels.filter((l) => {
+      const key = `${l.turnId} ${l.draft.component}`;
+      if (this.labels.has(key)) return false;
+      this.labels.set(key, l);
+      return true;
+    });
+  }
+
+  async unfinishedIn(conversationIds: readonly string[]): Promise<RewardTurnEntity[]> {
+    return [...this.turns.values()]
+      .filter((t) => conversationIds.includes(t.conversationId) && !t.labelledVersions.includes(VERSION))
+      .sort((a, b) => b.repliedAt.getTime() - a.repliedAt.getTime())
+      .map((t) => ({ ...t }));
+  }
+
+  async emotionScores(conversationIds: readonly string[]): Promise<Map<string, number>> {
+    return new Map([...this.scores].filter(([id]) => conversationIds.includes(id)));
+  }
+
+  async finish(plan: FinishPlan): Promise<TurnLabel[]> {
+    for (const [id, patch] of plan.signals) {
+      const turn = this.turns.get(id);
+      if (turn) turn.signals = { ...turn.signals, ...patch };
+    }
+    const inserted: TurnLabel[] = [];
+    for (const { turn, emotion, last } of plan.steps) {
+      if (emotion) {
+        const saved = await this.saveLabels([{ turnId: turn.turnId, draft: emotion.draft }]);
+        if (saved.length > 0 && emotion.scoreAfter !== null)
+          this.scores.set(turn.conversationId, emotion.scoreAfter);
+        inserted.push(...saved);
+      }
+      const stored = this.turns.get(turn.turnId);
+      if (!stored || stored.labelledVersions.includes(VERSION)) continue;
+      stored.labelledVersions = [...stored.labelledVersions, VERSION];
+      inserted.push(...(await this.saveLabels(last.map((draft) => ({ turnId: turn.turnId, draft })))));
+      this.announced.push(turn.turnId);
+    }
+    return inserted;
+  }
+}
+
+function conversation() {
+  const conversationId = randomUUID();
+  const userId = randomUUID();
+  let at = Date.parse('2026-11-24T10:00:00Z');
+  return (content: string, userMessageId: string = randomUUID()): TurnPayload => {
+    at += 10_000;
+    return {
+      turnId: randomUUID(),
+      conversationId,
+      userId,
+      characterId: randomUUID(),
+      checkpointId: 'base',
+      experimentId: null,
+      armId: null,
+      userMessage: { id: userMessageId, content, createdAt: new Date(at).toISOString() },
+      assistantMessage: {
+        id: randomUUID(),
+        content: `a reply to ${content}`,
+        createdAt: new Date(at + 1_000).toISOString(),
+        reasoning: null,
+        finishReason: 'stop',
+        usage: { promptTokens: 10, completionTokens: 5 },
+      },
+      history: [],
+      personaSnapshot: {},
+      timings: { ttftMs: 50, totalMs: 200 },
+      safety: { flagged: false, categories: [] },
+    } as unknown as TurnPayload;
+  };
+}
+
+async function setUp() {
+  const store = new MemoryBatchStore();
+  const judgeCalls: string[] = [];
+  const runner = {
+    model: 'judge',
+    judge: async <T>(call: JudgeCall<T>) => {
+      judgeCalls.push(call.component);
+      const raw = VERDICTS[call.component] ?? '';
+      const parsed = call.parse(raw);
+      if (!parsed.ok) throw new Error(`bad test verdict for ${call.component}`);
+      return { ok: true as const, value: parsed.value, raw, model: 'judge' };
+    },
+  };
+  const module = await Test.createTestingModule({
+    providers: [
+      TurnBatchLabeller,
+      ComponentJudges,
+      { provide: JudgeRunner, useValue: runner },
+      { provide: LabelBatchStore, useValue: store },
+      { provide: TurnLabeller, useValue: { version: VERSION, config: DEFAULT_REWARD_CONFIG } },
+      { provide: MetricsService, useValue: { counter: () => ({ inc: () => undefined }) } },
+    ],
+  }).compile();
+  return { labeller: module.get(TurnBatchLabeller), store, judgeCalls };
+}
+
+const components = (store: MemoryBatchStore, turnId: string) =>
+  [...store.labels.values()]
+    .filter((l) => l.turnId === turnId)
+    .map((l) => l.draft.component)
+    .sort();
+
+describe('TurnBatchLabeller', () => {
+  it('a batch with a duplicate judges and labels that turn once', async () => {
+    const { labeller, store, judgeCalls } = await setUp();
+    const say = conversation();
+    const first = say('hello');
+    const second = say('how are you?');
+
+    await labeller.onTurns([first, first, second]);
+
+    expect(judgeCalls.filter((c) => c === 'empathy')).toHaveLength(2);
+    expect(judgeCalls.filter((c) => c === 'humanlike')).toHaveLength(2);
+    expect(components(store, first.turnId)).toEqual(['empathy', 'humanlike', 'implicit', 'live_emotion']);
+    expect(components(store, second.turnId)).toEqual(['empathy', 'humanlike']);
+    expect(store.announced).toEqual([first.turnId]);
+  });
+
+  it('finishes each turn its next message answers, in order, the emotion score carried from turn to turn', async () => {
+    const { labeller, store } = await setUp();
+    const say = conversation();
+    const turns = [say('one'), say('two'), say('three')];
+
+    await labeller.onTurns(turns);
+
+    expect(store.announced).toEqual([turns[0]?.turnId, turns[1]?.turnId]);
+    const emotion = (turn?: TurnPayload) => store.labels.get(`${turn?.turnId} live_emotion`)?.draft.details;
+    expect(emotion(turns[1])?.['scoreBefore']).toBe(emotion(turns[0])?.['scoreAfter']);
+    expect(store.scores.values().next().value).toBe(emotion(turns[1])?.['scoreAfter']);
+    expect(store.turns.get(turns[0]!.turnId)?.signals.nextUserMessage?.content).toBe('two');
+  });
+
+  it('a redelivered batch judges nothing again and writes nothing twice', async () => {
+    const { labeller, store, judgeCalls } = await setUp();
+    const say = conversation();
+    const batch = [say('one'), say('two'), say('three')];
+    await labeller.onTurns(batch);
+    const labels = store.labels.size;
+    const calls = judgeCalls.length;
+    const saveLabels = jest.spyOn(store, 'saveLabels');
+
+    await labeller.onTurns(batch);
+
+    expect(judgeCalls).toHaveLength(calls);
+    expect(store.labels.size).toBe(labels);
+    expect(store.announced).toHaveLength(2);
+    expect(saveLabels.mock.results.length).toBeGreaterThan(0);
+    for (const result of saveLabels.mock.results) await expect(result.value).resolves.toEqual([]);
+  });
+
+  it('a regenerated reply is the one answered: the passed-over alternative is finished as not kept', async () => {
+    const { labeller, store } = await setUp();
+    const say = conversation();
+    const question = say('tell me a joke');
+    const regenerated = say('tell me a joke', question.userMessage.id);
+    const next = say('ha, good one');
+
+    await labeller.onTurns([question, regenerated, next]);
+
+    expect(store.turns.get(question.turnId)?.signals).toMatchObject({ regenerated: true, kept: false });
+    expect(store.turns.get(regenerated.turnId)?.signals).toMatchObject({ kept: true });
+    expect(store.labels.get(`${question.turnId} live_emotion`)?.draft.status).toBe('skipped');
+    expect(store.labels.get(`${regenerated.turnId} live_emotion`)?.draft.status).toBe('labelled');
+  });
+});

@@ -1,0 +1,210 @@
+import type { RewardTurnEntity, TurnSignals } from '@echoloop/persistence';
+import { MetricsService } from '@echoloop/platform';
+import { sampledFor } from '@echoloop/rewards';
+import { Injectable } from '@nestjs/common';
+import type { Counter } from 'prom-client';
+import { ComponentJudges } from './component-judges';
+import { type FinishPlan, type FinishStep, LabelBatchStore, type TurnLabel } from './label-batch-store';
+import { type LabelDraft, skipped } from './label-draft';
+import type { TurnPayload } from './label-store';
+import { implicitSignals } from './signals';
+import { judgedReply, TurnLabeller } from './turn-labeller.service';
+
+/**
+ * Labels a Kafka batch of completed turns with a few statements per step instead of a few per turn: the turns
+ * recorded together, their replies judged side by side and stored together, then, conversation by conversation
+ * in order (the live emotion score carries from one turn to the next), the turns each new user message answers
+ * finished in one transaction. Does what TurnLabeller did per turn, and like it only what is still missing, so a
+ * redelivered batch changes nothing.
+ */
+@Injectable()
+export class TurnBatchLabeller {
+  private readonly labels: Counter<'component' | 'status'>;
+
+  constructor(
+    private readonly labeller: TurnLabeller,
+    private readonly store: LabelBatchStore,
+    private readonly judges: ComponentJudges,
+    metrics: MetricsService,
+  ) {
+    this.labels = metrics.counter('labeller_labels_total', 'Labels stored, by component and status', [
+      'component',
+      'status',
+    ]);
+  }
+
+  async onTurns(batch: readonly TurnPayload[]): Promise<void> {
+    const turns = [...new Map(batch.map((t) => [t.turnId, t])).values()];
+    const stored = await this.store.recordTurns(turns);
+    const recorded = turns.filter((t) => stored.has(t.turnId));
+    if (recorded.length === 0) return;
+    await this.store.markRegenerated(newestPerUserMessage(recorded));
+    // The judges of the new replies and the live emotion of the turns they answer, side by side; the replies'
+    // labels are stored first, since finishing a turn of this batch reads them.
+    const [replies, plan] = await Promise.all([this.judgeReplies(recorded), this.planFinishes(recorded)]);
+    const { version, config } = this.labeller;
+    this.count(await this.store.saveLabels(replies, version));
+    this.count(await this.store.finish(plan, version, config));
+  }
+
+  /** Empathy and humanlike for each reply, unless stored or not sampled. */
+  private async judgeReplies(turns: readonly TurnPayload[]): Promise<TurnLabel[]> {
+    const { version, config } = this.labeller;
+    const stored = await this.store.storedComponents(
+      turns.map((t) => t.turnId),
+      version,
+    );
+    const judged = await Promise.all(
+      turns.map(async (turn) => {
+        const has = stored.get(turn.turnId) ?? new Set<string>();
+        const reply = judgedReply(turn);
+        const drafts = await Promise.all([
+          has.has('empathy')
+            ? undefined
+            : sampledFor(turn.turnId, 'empathy', config.sampling.empathy)
+              ? this.judges.empathy(reply, null, config)
+              : skipped('empathy', 'not sampled'),
+          has.has('humanlike')
+            ? undefined
+            : sampledFor(turn.turnId, 'humanlike', config.sampling.humanlike)
+              ? this.judges.humanlike(reply, config)
+              : skipped('humanlike', 'not sampled'),
+        ]);
+        return drafts.flatMap((draft) => (draft ? [{ turnId: turn.turnId, draft }] : []));
+      }),
+    );
+    return judged.flat();
+  }
+
+  /** The turns each new user message answers, planned conversation by conversation. */
+  private async planFinishes(turns: readonly TurnPayload[]): Promise<FinishPlan> {
+    const { version, config } = this.labeller;
+    const conversations = new Map<string, TurnPayload[]>();
+    for (const t of turns)
+      conversations.set(t.conversationId, [...(conversations.get(t.conversationId) ?? []), t]);
+    const ids = [...conversations.keys()];
+    const [unfinished, scores] = await Promise.all([
+      this.store.unfinishedIn(ids, version),
+      this.store.emotionScores(ids, version),
+    ]);
+    const stored = await this.store.storedComponents(
+      unfinished.map((t) => t.turnId),
+      version,
+    );
+    const signals = new Map<string, TurnSignals>();
+    const steps = await Promise.all(
+      [...conversations].map(([id, inOrder]) =>
+        this.planConversation(inOrder, {
+          unfinished: unfinished.filter((t) => t.conversationId === id),
+          stored,
+          score: scores.get(id) ?? config.liveEmotion.startScore,
+          signals,
+        }),
+      ),
+    );
+    return { signals, steps: steps.flat() };
+  }
+
+  /**
+   * TurnLabeller's per-turn rules replayed over one conversation's turns in order: each user message answers the
+   * unfinished turns before it (the newest one answered, older alternatives passed over).
+   */
+  private async planConversation(
+    inOrder: readonly TurnPayload[],
+    context: {
+      unfinished: RewardTurnEntity[];
+      stored: Map<string, Set<string>>;
+      score: number;
+      signals: Map<string, TurnSignals>;
+    },
+  ): Promise<FinishStep[]> {
+    const position = new Map(inOrder.map((t, i) => [t.turnId, i]));
+    const finished = new Set<string>();
+    const steps: FinishStep[] = [];
+    const patch = (turn: RewardTurnEntity, change: TurnSignals) => {
+      turn.signals = { ...turn.signals, ...change };
+      context.signals.set(turn.turnId, { ...context.signals.get(turn.turnId), ...change });
+    };
+    for (const [i, turn] of inOrder.entries()) {
+      const before = Date.parse(turn.userMessage.createdAt);
+      // Newest first; a turn later in the batch has not arrived yet when this one is handled.
+      const waiting = context.unfinished.filter(
+        (t) =>
+          !finished.has(t.turnId) &&
+          (position.get(t.turnId) ?? -1) <= i &&
+          t.userMessageId !== turn.userMessage.id &&
+          t.repliedAt.getTime() < before,
+      );
+      const answered = waiting[0];
+      keepAnswered(answered, waiting, patch);
+      const message = {
+        id: turn.userMessage.id,
+        content: turn.userMessage.content,
+        createdAt: turn.userMessage.createdAt,
+      };
+      for (const previous of waiting) {
+        // A next message noted before (then a crash) stands: this one may answer a later turn.
+        if (!previous.signals.nextUserMessage) patch(previous, { nextUserMessage: message });
+        const isAnswered = previous.turnId === answered?.turnId && previous.signals.kept !== false;
+        finished.add(previous.turnId);
+        const emotion = context.stored.get(previous.turnId)?.has('live_emotion')
+          ? null
+          : await this.liveEmotion(previous, isAnswered, context.score);
+        if (emotion?.scoreAfter != null) context.score = emotion.scoreAfter;
+        steps.push({
+          turn: previous,
+          emotion,
+          last: [this.judges.implicit(implicitSignals(previous.signals, previous.repliedAt, false))],
+        });
+      }
+    }
+    return steps;
+  }
+
+  private async liveEmotion(
+    turn: RewardTurnEntity,
+    answered: boolean,
+    score: number,
+  ): Promise<{ draft: LabelDraft; scoreAfter: number | null }> {
+    const { config } = this.labeller;
+    if (!answered)
+      return { draft: skipped('live_emotion', 'the user answered another alternative'), scoreAfter: null };
+    if (!sampledFor(turn.turnId, 'live_emotion', config.sampling.live_emotion))
+      return { draft: skipped('live_emotion', 'not sampled'), scoreAfter: null };
+    const payload = turn.turn as unknown as TurnPayload;
+    return this.judges.liveEmotion(
+      judgedReply(payload),
+      turn.signals.nextUserMessage?.content ?? '',
+      score,
+      config,
+    );
+  }
+
+  private count(inserted: readonly TurnLabel[]): void {
+    for (const { draft } of inserted) this.labels.inc({ component: draft.component, status: draft.status });
+  }
+}
+
+/** Of each user message's turns in the batch, the last to arrive: every other alternative was regenerated. */
+export function newestPerUserMessage(
+  turns: readonly TurnPayload[],
+): { userMessageId: string; turnId: string }[] {
+  const newest = new Map<string, string>();
+  for (const t of turns) newest.set(t.userMessage.id, t.turnId);
+  return [...newest].map(([userMessageId, turnId]) => ({ userMessageId, turnId }));
+}
+
+/**
+ * Carrying on from a reply keeps it: when the answered reply had alternatives and the user picked none of them
+ * explicitly, it is kept and the others are not (what preference pairs are built from).
+ */
+function keepAnswered(
+  answered: RewardTurnEntity | undefined,
+  waiting: readonly RewardTurnEntity[],
+  patch: (turn: RewardTurnEntity, change: TurnSignals) => void,
+): void {
+  if (!answered) return;
+  const alternatives = waiting.filter((t) => t.userMessageId === answered.userMessageId);
+  if (alternatives.length < 2 || alternatives.some((t) => t.signals.kept !== undefined)) return;
+  for (const turn of alternatives) patch(turn, { kept: turn.turnId === answered.turnId });
+}

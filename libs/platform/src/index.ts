@@ -18,6 +18,7 @@ export {
   type ContractConsumerOptions,
   type MessageContext,
 } from './kafka/contract-consumer';
+export { runBatches, type BatchRunOptions, type PartitionLag } from './kafka/batch-run';
 export { deadLetterMessage, DLQ_HEADER, type DeadLetterKind } from './kafka/dead-letter';
 export { ensureTopics, type TopicSpec } from './kafka/topic-admin';
 export { KafkaLifecycle } from './kafka/kafka-lifecycle';

@@ -5,6 +5,8 @@ import {
   decodeEvent,
   EventDecodeError,
   type EventPublisher,
+  type PartitionLag,
+  runBatches,
 } from '@echoloop/platform';
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
@@ -22,7 +24,7 @@ export interface BatchConsumerOptions<C extends Contract> {
   retryBackoffMs?: { initial: number; max: number };
   partitionsConcurrently?: number;
   sessionTimeoutMs?: number;
-  onLag?: (lag: { topic: string; partition: number; messages: number }) => void;
+  onLag?: (lag: PartitionLag) => void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -59,28 +61,17 @@ export class BatchConsumer<C extends Contract> {
   }
 
   async start(): Promise<void> {
-    const { contract, fromBeginning = false, onLag } = this.options;
-    if (onLag) {
-      // While a batch is handled its messages count as lag, so "caught up" never holds mid-batch.
-      this.consumer.on(this.consumer.events.START_BATCH_PROCESS, ({ payload }) =>
-        onLag({
-          topic: payload.topic,
-          partition: payload.partition,
-          messages: Number(payload.offsetLagLow) + 1,
-        }),
-      );
-      this.consumer.on(this.consumer.events.END_BATCH_PROCESS, ({ payload }) =>
-        onLag({ topic: payload.topic, partition: payload.partition, messages: Number(payload.offsetLag) }),
-      );
-    }
-    await this.consumer.connect();
-    await this.consumer.subscribe({ topic: contract.topic, fromBeginning });
-    await this.consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: this.options.partitionsConcurrently ?? 1,
-      eachBatch: (payload) => this.processBatch(payload),
-    });
+    const { contract, fromBeginning, partitionsConcurrently, onLag } = this.options;
+    await runBatches(
+      this.consumer,
+      {
+        topic: contract.topic,
+        ...(fromBeginning !== undefined && { fromBeginning }),
+        ...(partitionsConcurrently !== undefined && { partitionsConcurrently }),
+        ...(onLag && { onLag }),
+      },
+      (payload) => this.processBatch(payload),
+    );
   }
 
   async stop(): Promise<void> {

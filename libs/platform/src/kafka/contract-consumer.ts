@@ -1,6 +1,7 @@
 import { deadLetterTopic, type Contract, type EventOf } from '@echoloop/contracts';
 import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { Logger } from 'pino';
+import { runBatches } from './batch-run';
 import { deadLetterMessage, type DeadLetterKind } from './dead-letter';
 import { decodeEvent, EventDecodeError, headersToStrings } from './event-codec';
 import type { EventPublisher } from './event-publisher';
@@ -84,29 +85,17 @@ export class ContractConsumer<C extends Contract> {
   }
 
   async start(): Promise<void> {
-    const { contract, fromBeginning = false } = this.options;
-    const { onLag } = this.options;
-    if (onLag) {
-      // While a batch is handled its messages count as lag, so "caught up" never holds mid-batch.
-      this.consumer.on(this.consumer.events.START_BATCH_PROCESS, ({ payload }) =>
-        onLag({
-          topic: payload.topic,
-          partition: payload.partition,
-          messages: Number(payload.offsetLagLow) + 1,
-        }),
-      );
-      this.consumer.on(this.consumer.events.END_BATCH_PROCESS, ({ payload }) =>
-        onLag({ topic: payload.topic, partition: payload.partition, messages: Number(payload.offsetLag) }),
-      );
-    }
-    await this.consumer.connect();
-    await this.consumer.subscribe({ topic: contract.topic, fromBeginning });
-    await this.consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: this.options.partitionsConcurrently ?? 1,
-      eachBatch: (payload) => this.processBatch(payload),
-    });
+    const { contract, fromBeginning, partitionsConcurrently, onLag } = this.options;
+    await runBatches(
+      this.consumer,
+      {
+        topic: contract.topic,
+        ...(fromBeginning !== undefined && { fromBeginning }),
+        ...(partitionsConcurrently !== undefined && { partitionsConcurrently }),
+        ...(onLag && { onLag }),
+      },
+      (payload) => this.processBatch(payload),
+    );
   }
 
   async stop(): Promise<void> {

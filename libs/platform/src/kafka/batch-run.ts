@@ -1,0 +1,47 @@
+import type { Consumer, EachBatchPayload } from 'kafkajs';
+
+/** How far a partition's consumer is behind, in messages. */
+export interface PartitionLag {
+  topic: string;
+  partition: number;
+  messages: number;
+}
+
+export interface BatchRunOptions {
+  topic: string;
+  fromBeginning?: boolean;
+  partitionsConcurrently?: number;
+  onLag?: (lag: PartitionLag) => void;
+}
+
+/**
+ * Subscribes and runs a consumer batch by batch with manual offsets (the caller resolves and commits after its
+ * writes), reporting the lag around each batch: the one way every contract consumer runs.
+ */
+export async function runBatches(
+  consumer: Consumer,
+  { topic, fromBeginning = false, partitionsConcurrently = 1, onLag }: BatchRunOptions,
+  eachBatch: (payload: EachBatchPayload) => Promise<void>,
+): Promise<void> {
+  if (onLag) {
+    // While a batch is handled its messages count as lag, so "caught up" never holds mid-batch.
+    consumer.on(consumer.events.START_BATCH_PROCESS, ({ payload }) =>
+      onLag({
+        topic: payload.topic,
+        partition: payload.partition,
+        messages: Number(payload.offsetLagLow) + 1,
+      }),
+    );
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) =>
+      onLag({ topic: payload.topic, partition: payload.partition, messages: Number(payload.offsetLag) }),
+    );
+  }
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning });
+  await consumer.run({
+    autoCommit: false,
+    eachBatchAutoResolve: false,
+    partitionsConsumedConcurrently: partitionsConcurrently,
+    eachBatch,
+  });
+}

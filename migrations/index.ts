@@ -18,6 +18,7 @@ import { TrainingConsent1795311200000 } from './1795311200000-TrainingConsent';
 import { DatasetExports1795311300000 } from './1795311300000-DatasetExports';
 import { ConversationRetention1795311400000 } from './1795311400000-ConversationRetention';
 import { RlJobs1795311500000 } from './1795311500000-RlJobs';
+import { GatewayCluster1795311600000 } from './1795311600000-GatewayCluster';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   DatasetExports1795311300000,
   ConversationRetention1795311400000,
   RlJobs1795311500000,
+  GatewayCluster1795311600000,
 ];

@@ -11,7 +11,9 @@ export function bundleBudget(budgetBytes: number): Plugin {
     name: 'echoloop-bundle-budget',
     apply: 'build',
     generateBundle(_options, bundle: Rollup.OutputBundle) {
-      const chunks = Object.values(bundle).filter((item): item is Rollup.OutputChunk => item.type === 'chunk');
+      const chunks = Object.values(bundle).filter(
+        (item): item is Rollup.OutputChunk => item.type === 'chunk',
+      );
       const entry = chunks.find((chunk) => chunk.isEntry);
       if (!entry) return;
       const initial = new Set<string>();

@@ -8,6 +8,7 @@ import {
   type TestDatabase,
 } from '@echoloop/testing';
 import { io, type Socket } from 'socket.io-client';
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 
 export const MIRA_CARD = {
@@ -40,6 +41,13 @@ export interface ChatFixture {
     body?: unknown,
   ): Promise<{ status: number; body: any }>;
   connect(token: string | undefined): Promise<Socket>;
+  /**
+   * Another gateway process on the same database and model server (as a replica on another machine would be),
+   * stopped with the fixture. Tokens are good on both: they share JWT_SECRET.
+   */
+  startPeer(env?: Record<string, string>): Promise<AppProcess>;
+  /** A socket.io client of the peer (or of any gateway URL). */
+  connectTo(url: string, token: string | undefined): Promise<Socket>;
   /** Bodies of the chat completions sent for replies, oldest first (not extractions or director steps). */
   replyRequests(): ChatRequestBody[];
   /** Bodies of the structured (`response_format`) requests with this JSON Schema name. */
@@ -57,7 +65,7 @@ export async function startChatFixture(env: Record<string, string> = {}): Promis
   const db = await new DataSource(dataSourceOptions({ url: database.url })).initialize();
   await db.runMigrations();
   const vllm = await startFakeVllm({ model: 'fake-base-model' });
-  const gateway = await startApp('chat-gateway', {
+  const gatewayEnv = {
     DATABASE_URL: database.url,
     LLM_BASE_URL: vllm.url,
     LLM_MODEL: 'fake-base-model',
@@ -65,8 +73,12 @@ export async function startChatFixture(env: Record<string, string> = {}): Promis
     LLM_IDLE_TIMEOUT_MS: '1500',
     // Every test user signs up from 127.0.0.1.
     AUTH_ATTEMPTS_PER_MINUTE: '10000',
+    // One secret, so a token from one gateway process is good on another (startPeer).
+    JWT_SECRET: randomBytes(32).toString('hex'),
     ...env,
-  });
+  };
+  const gateway = await startApp('chat-gateway', gatewayEnv);
+  const peers: AppProcess[] = [];
   const admin = await db
     .getRepository(UserEntity)
     .save({ email: 'admin@example.com', passwordHash: null, displayName: 'Admin', roles: ['admin'] });
@@ -96,6 +108,20 @@ export async function startChatFixture(env: Record<string, string> = {}): Promis
       );
     }
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+
+  const connectTo: ChatFixture['connectTo'] = async (url, token) => {
+    const socket = io(`${url}/chat`, {
+      auth: token ? { token } : {},
+      transports: ['websocket'],
+      reconnection: false,
+    });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    return socket;
   };
 
   return {
@@ -129,22 +155,16 @@ export async function startChatFixture(env: Record<string, string> = {}): Promis
       const login = await http(undefined, 'POST', '/v1/auth/login', { email, password });
       return { token: login.body.accessToken, userId: res.body.userId };
     },
-    async connect(token) {
-      const socket = io(`${gateway.url}/chat`, {
-        auth: token ? { token } : {},
-        transports: ['websocket'],
-        reconnection: false,
-      });
-      sockets.push(socket);
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
-      });
-      return socket;
+    async startPeer(peerEnv = {}) {
+      const peer = await startApp('chat-gateway', { ...gatewayEnv, ...peerEnv });
+      peers.push(peer);
+      return peer;
     },
+    connect: (token) => connectTo(gateway.url, token),
+    connectTo,
     async close() {
       sockets.forEach((s) => s.disconnect());
-      await gateway.stop();
+      await Promise.all([gateway, ...peers].map((app) => app.stop()));
       await vllm.close();
       await db.destroy();
       await database.drop();

@@ -48,6 +48,13 @@ export const gatewayEnv = serviceEnv
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
     DAILY_MESSAGE_QUOTA: z.coerce.number().int().positive().default(1_000),
     MAX_CONCURRENT_STREAMS: z.coerce.number().int().positive().default(2),
+    /**
+     * A stream slot held by a process that died is free again after this long; live processes renew theirs every
+     * third of it.
+     */
+    STREAM_SLOT_TTL_MS: ms(60_000),
+    /** Gateway processes on this machine (a cluster primary forks them; they share the port); 1 runs in-process. */
+    GATEWAY_WORKERS: z.coerce.number().int().positive().max(64).default(1),
     /** Added to the prompt of a turn the crisis detector flags: care first, resources, never a refusal. */
     SAFETY_INSTRUCTIONS: z
       .string()

@@ -31,6 +31,8 @@ const CORE_TABLES = [
   'rl_trigger_decisions',
   'sessions',
   'simulator_sessions',
+  'socket_io_attachments',
+  'turn_gates',
   'user_profiles',
   'users',
 ];

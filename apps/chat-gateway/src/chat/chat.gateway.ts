@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { Principal } from '../auth/principal';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { regenerateSchema, resumeSchema, sendMessageSchema, stopSchema } from './chat.schemas';
+import { ReplyRelay } from './reply-relay';
 import { type ChatSocket, SocketSessions } from './socket-sessions';
 import type { TurnSink } from './turn-sink';
 import { type ReplyInProgress, TurnService, type TurnAck } from './turn.service';
@@ -27,14 +28,19 @@ export class ChatGateway implements OnGatewayInit {
   constructor(
     private readonly turns: TurnService,
     private readonly socketSessions: SocketSessions,
+    private readonly relay: ReplyRelay,
     @Inject(GATEWAY_ENV) env: GatewayEnv,
   ) {
     this.sendSchema = sendMessageSchema(env.MAX_MESSAGE_CHARS);
   }
 
-  /** Authenticates in the handshake; open sockets follow their account (SocketSessions). */
+  /**
+   * Authenticates in the handshake; open sockets follow their account (SocketSessions); stops and resumes reach
+   * replies streaming in other gateway processes (ReplyRelay).
+   */
   afterInit(namespace: Namespace): void {
     this.socketSessions.attach(namespace);
+    this.relay.attach(namespace);
   }
 
   @SubscribeMessage('message:send')
@@ -119,10 +125,13 @@ export class ChatGateway implements OnGatewayInit {
 
   @SubscribeMessage('message:stop')
   @ApiEvent({ payload: stopSchema, summary: 'Stops a reply that is streaming' })
-  stop(@ConnectedSocket() client: ChatSocket, @MessageBody() body: unknown): { stopped: boolean } {
+  async stop(
+    @ConnectedSocket() client: ChatSocket,
+    @MessageBody() body: unknown,
+  ): Promise<{ stopped: boolean }> {
     const parsed = stopSchema.safeParse(body);
     if (!parsed.success) return { stopped: false };
-    return { stopped: this.turns.stop(principalOf(client).userId, parsed.data.replyId) };
+    return { stopped: await this.turns.stop(principalOf(client).userId, parsed.data.replyId) };
   }
 }
 

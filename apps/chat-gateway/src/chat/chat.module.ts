@@ -7,6 +7,7 @@ import { ExperimentsModule } from '../experiments/experiments.module';
 import { ChatGateway } from './chat.gateway';
 import { SocketSessions } from './socket-sessions';
 import { LimitsService } from '../limits/limits.service';
+import { StreamSlots } from '../limits/stream-slots';
 import { DirectorService } from '../director/director.service';
 import { MemoryService } from '../memory/memory.service';
 import { DeepExtractionService } from '../persona/deep-extraction.service';
@@ -14,10 +15,12 @@ import { PersonaController } from '../persona/persona.controller';
 import { PersonaService } from '../persona/persona.service';
 import { UserProfileEntity } from '@echoloop/persistence';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CacheChanges } from '../common/cache-changes';
 import { FeedbackService } from './feedback.service';
 import { MessagesController } from './messages.controller';
 import { RepliesController } from './replies.controller';
 import { InFlightRegistry } from './in-flight-registry';
+import { ReplyRelay } from './reply-relay';
 import { ReplyRunner } from './reply-runner';
 import { ReplyStreamer } from './reply-streamer';
 import { TurnContextBuilder } from './turn-context';
@@ -47,6 +50,9 @@ import { TurnService } from './turn.service';
     TurnRecorder,
     TurnInputsCache,
     LimitsService,
+    StreamSlots,
+    ReplyRelay,
+    CacheChanges,
     MemoryService,
     PersonaService,
     DeepExtractionService,

@@ -22,6 +22,8 @@ export interface RunningReply {
   userMessageId: string;
   replyId: string;
   abort: AbortController;
+  /** The shared concurrent-stream slot it holds (`turn_gates`), given back when it ends. */
+  slotId: string | undefined;
   /** Every client of the reply (the sender, duplicate sends, resumed sockets), read at each event. */
   sink: TurnSink;
 }
@@ -106,18 +108,16 @@ export class InFlightRegistry {
     userId: string,
     message: { id: string; conversationId: string; clientMessageId: string | null },
     sink: TurnSink,
-    started: { replyId: string; abort: AbortController } = {
-      replyId: randomUUID(),
-      abort: new AbortController(),
-    },
+    started: { replyId?: string; abort?: AbortController; slotId?: string } = {},
   ): RunningReply {
     const entry: Entry = {
       userId,
       conversationId: message.conversationId,
       userMessageId: message.id,
       clientMessageId: message.clientMessageId,
-      replyId: started.replyId,
-      abort: started.abort,
+      replyId: started.replyId ?? randomUUID(),
+      abort: started.abort ?? new AbortController(),
+      slotId: started.slotId,
       sinks: [sink],
       streamed: '',
       lastIndex: -1,
@@ -167,6 +167,13 @@ export class InFlightRegistry {
       }
     }
     return false;
+  }
+
+  /** The shared stream slots held by the replies streaming here (renewed while they stream). */
+  slots(): { userId: string; slotId: string }[] {
+    const held: { userId: string; slotId: string }[] = [];
+    for (const { userId, slotId } of this.running.values()) if (slotId) held.push({ userId, slotId });
+    return held;
   }
 
   private streamsOf(userId: string): number {

@@ -55,6 +55,6 @@ async function stream(
   res.flushHeaders();
   write('message:ack', ids);
   res.on('close', () => {
-    if (!res.writableEnded) turns.stop(userId, ids.replyId);
+    if (!res.writableEnded) void turns.stop(userId, ids.replyId);
   });
 }

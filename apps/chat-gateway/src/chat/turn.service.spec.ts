@@ -9,9 +9,11 @@ import { DirectorService } from '../director/director.service';
 import { GATEWAY_ENV, gatewayEnv } from '../env';
 import { ExperimentRouter } from '../experiments/experiment-router';
 import { LimitsService } from '../limits/limits.service';
+import { StreamSlots } from '../limits/stream-slots';
 import { MemoryService } from '../memory/memory.service';
 import { DeepExtractionService } from '../persona/deep-extraction.service';
 import { InFlightRegistry } from './in-flight-registry';
+import { ReplyRelay } from './reply-relay';
 import { ReplyRunner } from './reply-runner';
 import { ReplyStreamer, type StreamRequest } from './reply-streamer';
 import { TurnContextBuilder } from './turn-context';
@@ -91,7 +93,8 @@ function deferred<T>() {
 
 describe('TurnService', () => {
   const repository = { inputs: jest.fn(), latestReply: jest.fn(), ownedReply: jest.fn() };
-  const limits = { checkStreams: jest.fn(), admit: jest.fn(), refund: jest.fn() };
+  const limits = { checkStreams: jest.fn(), admit: jest.fn(), refund: jest.fn(), gate: jest.fn() };
+  const slots = { giveBack: jest.fn() };
   const streamer = { stream: jest.fn() };
   const recorder = { reply: jest.fn(), kept: jest.fn() };
   const router = { route: jest.fn() };
@@ -99,7 +102,7 @@ describe('TurnService', () => {
   let turns: TurnService;
 
   beforeEach(async () => {
-    for (const mock of [repository, limits, streamer, recorder, router]) {
+    for (const mock of [repository, limits, slots, streamer, recorder, router]) {
       Object.values(mock).forEach((fn) => fn.mockReset());
     }
     router.route.mockResolvedValue({ checkpoint, experimentId: null, armId: null });
@@ -115,8 +118,14 @@ describe('TurnService', () => {
         ReplyRunner,
         TurnInputsCache,
         { provide: GATEWAY_ENV, useValue: gatewayEnv.parse({}) },
-        { provide: TurnRepository, useValue: repository },
+        {
+          provide: TurnRepository,
+          // The gate is the database's: here it always lets the turn through.
+          useValue: { ...repository, gatedInputs: (...args: unknown[]) => repository.inputs(...args) },
+        },
         { provide: LimitsService, useValue: limits },
+        { provide: StreamSlots, useValue: slots },
+        { provide: ReplyRelay, useValue: { stop: async () => false, resume: async () => [] } },
         { provide: ReplyStreamer, useValue: streamer },
         { provide: TurnRecorder, useValue: recorder },
         { provide: ExperimentRouter, useValue: router },

@@ -6,14 +6,21 @@ import { randomUUID } from 'node:crypto';
 import type { Counter } from 'prom-client';
 import { ConversationsService, conversationNotFound } from '../conversations/conversations.service';
 import { LimitsService } from '../limits/limits.service';
+import { StreamSlots } from '../limits/stream-slots';
 import type { SendMessageInput } from './chat.schemas';
 import { GatedSink } from './gated-sink';
-import { InFlightRegistry, type ReplyInProgress, type TurnAck } from './in-flight-registry';
+import {
+  InFlightRegistry,
+  type ReplyInProgress,
+  type RunningReply,
+  type TurnAck,
+} from './in-flight-registry';
+import { ReplyRelay } from './reply-relay';
 import { HISTORY_LIMIT, ReplyRunner } from './reply-runner';
 import { TurnInputsCache } from './turn-inputs-cache';
 import { TurnRecorder } from './turn-recorder';
 import type { TurnDone, TurnSink } from './turn-sink';
-import { TurnRepository, type TurnInputs } from './turn.repository';
+import { type GateRefusal, isRefusal, TurnRepository, type TurnInputs } from './turn.repository';
 
 export type { ReplyInProgress, TurnAck } from './in-flight-registry';
 
@@ -38,6 +45,8 @@ export class TurnService {
     private readonly guesses: TurnInputsCache,
     private readonly conversations: ConversationsService,
     private readonly limits: LimitsService,
+    private readonly slots: StreamSlots,
+    private readonly relay: ReplyRelay,
     private readonly logger: PinoLogger,
     metrics: MetricsService,
   ) {
@@ -71,16 +80,37 @@ export class TurnService {
             // Over the rate or quota: a resend of a message already stored is still answered.
             return this.resend(userId, input, sink, limited);
           }
+          const slotId = randomUUID();
           const guess = this.guesses.next(userId, input.conversationId, input.content);
-          if (guess) return this.sendEarly(userId, input, guess, sink);
-          const inputs = await this.store(userId, input);
-          if (inputs) return this.start(inputs, sink, false);
-          // It was counted when first sent.
-          this.limits.refund(userId);
-          return this.resend(userId, input, sink, conversationNotFound());
+          if (guess) return this.sendEarly(userId, input, guess, sink, slotId);
+          const stored = await this.store(userId, input, slotId);
+          if (isRefusal(stored)) return this.refused(userId, input, sink, stored);
+          if (stored) return this.start(stored, sink, false, slotId);
+          return this.notSent(userId, input, sink, slotId);
         },
       ),
     );
+  }
+
+  /** The shared gate said no: over the rate, a resend of a stored message is still answered. */
+  private refused(
+    userId: string,
+    input: SendMessageInput,
+    sink: TurnSink,
+    refusal: GateRefusal,
+  ): Promise<TurnAck> {
+    this.limits.refund(userId);
+    const limited = this.limits.refusal(refusal);
+    if (refusal.refused === 'too_many_streams') throw limited;
+    return this.resend(userId, input, sink, limited);
+  }
+
+  /** Nothing was inserted (a resend, or not the user's conversation): the slot and token go back. */
+  private notSent(userId: string, input: SendMessageInput, sink: TurnSink, slotId: string): Promise<TurnAck> {
+    // It was counted when first sent.
+    this.limits.refund(userId);
+    this.slots.giveBack(userId, { slotId, token: true });
+    return this.resend(userId, input, sink, conversationNotFound());
   }
 
   /**
@@ -93,6 +123,7 @@ export class TurnService {
     input: SendMessageInput,
     guess: TurnInputs,
     sink: TurnSink,
+    slotId: string,
   ): Promise<TurnAck> {
     const prepared = await this.runner.prepare(guess);
     const replyId = randomUUID();
@@ -105,26 +136,29 @@ export class TurnService {
       abort.abort();
       this.earlyStarts.inc({ outcome });
     };
-    let inputs: TurnInputs | null;
+    let inputs: TurnInputs | GateRefusal | null;
     try {
-      inputs = await this.store(userId, input);
+      inputs = await this.store(userId, input, slotId);
     } catch (error) {
       cancel('cancelled');
       this.guesses.forget(input.conversationId);
       throw error;
     }
+    if (isRefusal(inputs)) {
+      cancel('cancelled');
+      return this.refused(userId, input, sink, inputs);
+    }
     if (!inputs) {
       cancel('cancelled');
-      this.limits.refund(userId);
-      return this.resend(userId, input, sink, conversationNotFound());
+      return this.notSent(userId, input, sink, slotId);
     }
     const context = this.runner.context(inputs, prepared);
     if (JSON.stringify(context.prompt) !== JSON.stringify(prepared.context.prompt)) {
       cancel('restarted');
-      return this.start(inputs, sink, false);
+      return this.start(inputs, sink, false, slotId);
     }
     this.earlyStarts.inc({ outcome: 'kept' });
-    const running = this.registry.begin(userId, inputs.userMessage, sink, { replyId, abort });
+    const running = this.registry.begin(userId, inputs.userMessage, sink, { replyId, abort, slotId });
     // After the ack has gone out (an SSE response writes its headers and ack first), and before done.
     const opened = new Promise<void>((resolve) => setImmediate(() => resolve(gate.open(running.sink))));
     void this.runner
@@ -135,14 +169,23 @@ export class TurnService {
         opened.then(() => streaming),
         false,
       )
-      .finally(() => this.registry.finish(running));
+      .finally(() => this.finish(running));
     return { userMessageId: inputs.userMessage.id, replyId };
   }
 
   /** The one statement before the reply: a database failure is the client's clear, retryable error. */
-  private async store(userId: string, input: SendMessageInput): Promise<TurnInputs | null> {
+  private async store(
+    userId: string,
+    input: SendMessageInput,
+    slotId: string,
+  ): Promise<TurnInputs | GateRefusal | null> {
     try {
-      return await this.repository.inputs(userId, { kind: 'send', ...input }, HISTORY_LIMIT);
+      return await this.repository.gatedInputs(
+        userId,
+        { kind: 'send', ...input },
+        HISTORY_LIMIT,
+        this.limits.gate(slotId),
+      );
     } catch (error) {
       this.logger.warn({ err: error, conversationId: input.conversationId }, 'storing a message failed');
       throw new RetryAfterException(
@@ -178,23 +221,41 @@ export class TurnService {
 
   /** A new alternative reply (swipe) to the same user message; earlier alternatives are kept. */
   async regenerate(userId: string, replyId: string, sink: TurnSink): Promise<TurnAck> {
-    const inputs = await this.repository.inputs(userId, { kind: 'regenerate', replyId }, HISTORY_LIMIT);
+    const slotId = randomUUID();
+    const inputs = await this.repository.gatedInputs(
+      userId,
+      { kind: 'regenerate', replyId },
+      HISTORY_LIMIT,
+      this.limits.gate(slotId),
+    );
+    if (isRefusal(inputs)) throw this.limits.refusal(inputs);
+    // Anything but a new reply gives the slot and token back.
+    const giveBack = () => this.slots.giveBack(userId, { slotId, token: true });
     if (!inputs) {
+      giveBack();
       if (!(await this.repository.ownedReply(userId, replyId))) throw replyNotFound();
       throw new UnprocessableEntityException({
         error: { code: 'not_regenerable', message: 'Only replies to a user message can be regenerated' },
       });
     }
     const joined = this.registry.join(inputs.userMessage.id, sink);
-    if (joined) return joined;
-    return this.registry.withSlot(
-      userId,
-      (streams) => this.limits.checkStreams(streams),
-      async () => {
-        await this.limits.admit(userId);
-        return this.start(inputs, sink, true);
-      },
-    );
+    if (joined) {
+      giveBack();
+      return joined;
+    }
+    try {
+      return await this.registry.withSlot(
+        userId,
+        (streams) => this.limits.checkStreams(streams),
+        async () => {
+          await this.limits.admit(userId);
+          return this.start(inputs, sink, true, slotId);
+        },
+      );
+    } catch (error) {
+      giveBack();
+      throw error;
+    }
   }
 
   /** Records which alternative the user kept: it becomes the one later turns see. */
@@ -214,20 +275,26 @@ export class TurnService {
   /** A client back after a dropped connection or a reload picks up the replies still streaming here. */
   async resume(userId: string, conversationId: string, sink: TurnSink): Promise<ReplyInProgress[]> {
     await this.conversations.owned(userId, conversationId);
-    return this.registry.resume(userId, conversationId, sink);
+    const here = this.registry.resume(userId, conversationId, sink);
+    // A socket (its key is its id) also picks up those streaming in other processes.
+    const elsewhere = sink.key ? await this.relay.resume(userId, conversationId, sink.key) : [];
+    return [...here, ...elsewhere];
   }
 
-  /** Cancels a running reply (and its upstream request); false when there is none for this user. */
-  stop(userId: string, replyId: string): boolean {
-    return this.registry.stop(userId, replyId);
+  /** Cancels a running reply (and its upstream request) wherever it streams; false when there is none for this user. */
+  async stop(userId: string, replyId: string): Promise<boolean> {
+    return this.registry.stop(userId, replyId) || this.relay.stop(userId, replyId);
   }
 
-  private start(inputs: TurnInputs, sink: TurnSink, regenerated: boolean): TurnAck {
+  private start(inputs: TurnInputs, sink: TurnSink, regenerated: boolean, slotId?: string): TurnAck {
     const { conversation, userMessage } = inputs;
     // Two requests for the same message that raced past their checks share one reply.
     const joined = this.registry.join(userMessage.id, sink);
-    if (joined) return joined;
-    const running = this.registry.begin(conversation.userId, userMessage, sink);
+    if (joined) {
+      if (slotId) this.slots.giveBack(conversation.userId, { slotId, token: true });
+      return joined;
+    }
+    const running = this.registry.begin(conversation.userId, userMessage, sink, { slotId });
     void this.runner
       .prepare(inputs)
       .then((prepared) =>
@@ -240,8 +307,14 @@ export class TurnService {
         ),
       )
       .catch((error: unknown) => this.runner.fail(inputs, running, error))
-      .finally(() => this.registry.finish(running));
+      .finally(() => this.finish(running));
     return { userMessageId: userMessage.id, replyId: running.replyId };
+  }
+
+  /** The reply ended: out of the registry, and its shared stream slot back. */
+  private finish(running: RunningReply): void {
+    this.registry.finish(running);
+    this.slots.giveBack(running.userId, { slotId: running.slotId });
   }
 }
 

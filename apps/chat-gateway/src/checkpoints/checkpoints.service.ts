@@ -59,6 +59,16 @@ export class CheckpointsService implements OnApplicationBootstrap {
     });
   }
 
+  /**
+   * Drops the cached copy of a checkpoint (changed in another process; CacheChanges), or of all when no id is
+   * given. Any change may concern the default (a promotion), so it goes too.
+   */
+  forget(id?: string): void {
+    this.defaults.delete('default');
+    if (id === undefined) this.byId.clear();
+    else this.byId.delete(id);
+  }
+
   /** For the hot path (an experiment arm's checkpoint on every turn): cached like the default. */
   cached(id: string): Promise<CheckpointEntity> {
     return this.byId.get(id, (key) => this.get(key));

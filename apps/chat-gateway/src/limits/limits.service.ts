@@ -4,49 +4,57 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import type { GateRefusal, TurnGate } from '../chat/turn.repository';
 import { TtlCache } from '../common/ttl-cache';
-import { TokenBuckets } from './token-bucket';
 
-const MINUTE_MS = 60_000;
-
-/** Per-user limits on starting turns: concurrent streams, a rate limit and a daily quota. Each is a 429. */
+/**
+ * Per-user limits on starting turns: concurrent streams, a rate limit and a daily quota. Each is a 429. Streams
+ * and the rate hold across every gateway process: they are taken in the turn's statement (`gate`, StreamSlots);
+ * this process checks its own streams first, and the quota from a count cached per minute.
+ */
 @Injectable()
 export class LimitsService {
-  private readonly rate: TokenBuckets;
   /** Today's count per user, read from the database once a minute and counted locally in between. */
   private readonly sentToday = new TtlCache<string, { count: number }>(60_000);
 
   constructor(
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
     @InjectDataSource() private readonly db: DataSource,
-  ) {
-    this.rate = new TokenBuckets(env.RATE_LIMIT_PER_MINUTE, MINUTE_MS);
-  }
+  ) {}
 
-  /** Throws RetryAfterException when the user may not start another turn now. */
   /** Synchronous, so a caller can check and take a stream slot with no await in between. */
   checkStreams(streamsActive: number): void {
-    if (streamsActive >= this.env.MAX_CONCURRENT_STREAMS) {
-      throw new RetryAfterException(
-        429,
-        'too_many_streams',
-        `At most ${this.env.MAX_CONCURRENT_STREAMS} replies can stream at once; wait for one to finish`,
-        1,
-      );
-    }
+    if (streamsActive >= this.env.MAX_CONCURRENT_STREAMS) throw this.tooManyStreams(1);
   }
 
-  /** Rate limit and daily quota for a new message or regeneration. */
+  /** What the turn's statement takes from the user's shared limits: a stream slot and a rate-limit token. */
+  gate(slotId: string): TurnGate {
+    return {
+      slotId,
+      slotTtlMs: this.env.STREAM_SLOT_TTL_MS,
+      maxStreams: this.env.MAX_CONCURRENT_STREAMS,
+      ratePerMinute: this.env.RATE_LIMIT_PER_MINUTE,
+    };
+  }
+
+  /** The 429 for a turn the shared gate refused. */
+  refusal({ refused, retryAfterSeconds }: GateRefusal): RetryAfterException {
+    return refused === 'too_many_streams'
+      ? this.tooManyStreams(retryAfterSeconds)
+      : new RetryAfterException(429, 'rate_limited', 'You are sending messages too fast', retryAfterSeconds);
+  }
+
+  private tooManyStreams(retryAfterSeconds: number): RetryAfterException {
+    return new RetryAfterException(
+      429,
+      'too_many_streams',
+      `At most ${this.env.MAX_CONCURRENT_STREAMS} replies can stream at once; wait for one to finish`,
+      retryAfterSeconds,
+    );
+  }
+
+  /** The daily quota for a new message or regeneration (the rate limit is in the turn's statement). */
   async admit(userId: string): Promise<void> {
-    const waitMs = this.rate.take(userId);
-    if (waitMs > 0) {
-      throw new RetryAfterException(
-        429,
-        'rate_limited',
-        'You are sending messages too fast',
-        Math.ceil(waitMs / 1_000),
-      );
-    }
     const today = await this.sentToday.get(`${userId}:${utcDay()}`, () => this.countSentToday(userId));
     const sentToday = today.count;
     if (sentToday >= this.env.DAILY_MESSAGE_QUOTA) {
@@ -62,7 +70,6 @@ export class LimitsService {
 
   /** Undoes `admit` for a message that turned out to be stored already (a resend is counted once). */
   refund(userId: string): void {
-    this.rate.giveBack(userId);
     void this.sentToday.peek(`${userId}:${utcDay()}`)?.then((today) => {
       if (today.count > 0) today.count--;
     });

@@ -17,6 +17,7 @@ import { RewardLabelEntity } from './reward-label.entity';
 import { RewardTurnEntity } from './reward-turn.entity';
 import { DatasetExportEntity, DatasetExportUserEntity } from './dataset-export.entity';
 import { RlJobEntity, RlTriggerDecisionEntity } from './rl-job.entity';
+import { TurnGateEntity } from './turn-gate.entity';
 import { PendingSignalsEntity } from './pending-signals.entity';
 import { RefreshTokenEntity } from './refresh-token.entity';
 import { SessionEntity } from './session.entity';
@@ -82,6 +83,7 @@ export {
 export { RefreshTokenEntity } from './refresh-token.entity';
 export { SessionEntity } from './session.entity';
 export { SimulatorSessionEntity } from './simulator-session.entity';
+export { TurnGateEntity } from './turn-gate.entity';
 export { UserProfileEntity } from './user-profile.entity';
 export { ROLES, UserEntity, type Role } from './user.entity';
 
@@ -115,4 +117,5 @@ export const ENTITIES = [
   DatasetExportUserEntity,
   RlJobEntity,
   RlTriggerDecisionEntity,
+  TurnGateEntity,
 ];

@@ -15,7 +15,8 @@ export class GatewayCluster1795311600000 implements MigrationInterface {
                 "slots" jsonb NOT NULL DEFAULT '{}',
                 "tokens" double precision NOT NULL,
                 "refilled_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-                CONSTRAINT "PK_turn_gates_user_id" PRIMARY KEY ("user_id")
+                CONSTRAINT "PK_turn_gates_user_id" PRIMARY KEY ("user_id"),
+                CONSTRAINT "FK_turn_gates_user_id" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION
             )
         `);
     await queryRunner.query(`

@@ -20,6 +20,11 @@ export class PostgresIoAdapter extends IoAdapter {
     this.pool = new Pool({ connectionString, max: 4, application_name: 'chat-gateway-socket.io' });
     // An idle connection that drops (PostgreSQL restarted) is replaced on the next use.
     this.pool.on('error', (error) => this.logger.warn(`socket.io pool: ${error.message}`));
+    // The adapter's LISTEN connection is checked out for good and listens only for `end` (then reconnects): its
+    // `error` on a restart must not go unhandled, or it would end the process.
+    this.pool.on('connect', (client) =>
+      client.on('error', (error) => this.logger.warn(`socket.io listener: ${error.message}`)),
+    );
   }
 
   override createIOServer(port: number, options?: ServerOptions): Server {

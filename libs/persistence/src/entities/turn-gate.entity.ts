@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
+import { UserEntity } from './user.entity';
 
 /**
  * A user's turn limits shared by every gateway process: the concurrent-stream slots held now (slot id → expiry in
@@ -9,6 +10,11 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 export class TurnGateEntity {
   @PrimaryColumn({ name: 'user_id', type: 'uuid', primaryKeyConstraintName: 'PK_turn_gates_user_id' })
   userId!: string;
+
+  /** Erased with the account, like everything else of the user's. */
+  @OneToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_turn_gates_user_id' })
+  user?: UserEntity;
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   slots!: Record<string, number>;

@@ -46,6 +46,8 @@ const { values } = parseArgs({
     tokens: { type: 'string', default: '40' },
     targets: { type: 'string', default: TARGETS.join(',') },
     'gateway-root': { type: 'string', default: ROOT },
+    /** GATEWAY_WORKERS for Echoloop: the processes sharing its port (CPU and RSS are summed over them). */
+    'gateway-workers': { type: 'string', default: '1' },
     out: { type: 'string', default: path.join(ROOT, 'bench/results/turn-path-peers.json') },
   },
 });
@@ -54,6 +56,7 @@ const levels = numbers(values.levels);
 const delays = numbers(values.delays);
 const rounds = Number(values.rounds);
 const gatewayRoot = path.resolve(values['gateway-root']);
+const gatewayWorkers = Number(values['gateway-workers']);
 const wanted = new Set(values.targets.split(',').concat('direct'));
 const unknown = [...wanted].filter((name) => !(TARGETS as readonly string[]).includes(name));
 if (unknown.length) throw new Error(`unknown targets ${unknown.join(', ')}; known: ${TARGETS.join(', ')}`);
@@ -100,7 +103,7 @@ async function main(): Promise<void> {
     const targets: Target[] = [{ name: 'direct', stream: () => openAiStream(model.url) }];
     let message = 0;
     if (wanted.has('socketio') || wanted.has('sse')) {
-      const gateway = await startEcholoopGateway(gatewayRoot, db.url, model.url);
+      const gateway = await startEcholoopGateway(gatewayRoot, db.url, model.url, gatewayWorkers);
       processes.push(gateway);
       log(`Echoloop gateway pid ${gateway.pid} at ${gateway.url}; creating ${Math.max(...levels)} users`);
       users = await createUsers(gateway.url, Math.max(...levels), db.characterId);
@@ -324,7 +327,7 @@ function report(
   );
   process.stdout.write(
     `\nTurn path against peers (ms; model at ${values.rate} tok/s, ${values.tokens} tokens, ${rounds} rounds, ` +
-      `gateway from ${gatewayRoot})\n${main}\nEcholoop ÷ peer (n/a where the peer's value is not above zero)\n${ratios}`,
+      `gateway from ${gatewayRoot}, ${gatewayWorkers} process(es))\n${main}\nEcholoop ÷ peer (n/a where the peer's value is not above zero)\n${ratios}`,
   );
   for (const [name, reason] of Object.entries(skipped))
     process.stdout.write(`\nnot measured: ${name}: ${reason.split('\n')[0]}\n`);
@@ -338,6 +341,7 @@ function report(
         at: new Date().toISOString(),
         machine: { cpus: cpus().length, loadAverageAtEnd: loadavg().map(round) },
         gatewayRoot,
+        gatewayWorkers,
         versions: versions(),
         rate: Number(values.rate),
         tokens: Number(values.tokens),

@@ -20,6 +20,7 @@ export async function startEcholoopGateway(
   root: string,
   databaseUrl: string,
   modelUrl: string,
+  workers = 1,
 ): Promise<BenchProcess> {
   return startProcess(
     'chat-gateway',
@@ -47,6 +48,7 @@ export async function startEcholoopGateway(
         DATABASE_POOL_SIZE: '40',
         // A full run outlasts the default 15 minutes; the SSE turns send the token on every request.
         JWT_TTL_SECONDS: '86400',
+        GATEWAY_WORKERS: String(workers),
       },
       ready: (output) => /listening on (http:\/\/[^\s"]+)/.exec(output)?.[1]?.replace('[::1]', '127.0.0.1'),
       timeoutMs: 90_000,

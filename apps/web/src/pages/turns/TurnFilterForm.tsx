@@ -1,11 +1,8 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { api } from '../../api/client';
+import { api, type Reply } from '../../api/client';
 import { dayAfter, dayBefore, dayOf, dayStart, type FilterValues } from './filters';
 
-interface Checkpoint {
-  id: string;
-  modelName: string;
-}
+type Checkpoint = Reply<'get', '/v1/checkpoints'>['items'][number];
 
 const RANGES = [
   { label: 'Empathy', min: 'empathyMin', max: 'empathyMax' },
@@ -34,7 +31,7 @@ export function TurnFilterForm({
   useEffect(() => {
     let active = true;
     void api.GET('/v1/checkpoints').then(({ data }) => {
-      if (active && data) setCheckpoints((data as { items: Checkpoint[] }).items);
+      if (active && data) setCheckpoints(data.items);
     });
     return () => {
       active = false;

@@ -1,34 +1,21 @@
-import { deadLetterTopic, type Contract, type EventOf } from '@echoloop/contracts';
+import type { Contract, EventOf } from '@echoloop/contracts';
 import {
-  type DeadLetterKind,
-  deadLetterMessage,
+  type ConsumerBaseOptions,
+  ContractConsumerBase,
   decodeEvent,
   EventDecodeError,
-  type EventPublisher,
-  type PartitionLag,
-  runBatches,
+  messageOf,
+  sleep,
 } from '@echoloop/platform';
-import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
-import type { Logger } from 'pino';
+import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
 
-export interface BatchConsumerOptions<C extends Contract> {
-  groupId: string;
-  contract: C;
+export interface BatchConsumerOptions<C extends Contract> extends ConsumerBaseOptions<C> {
   /** Handles a batch's valid events together, in offset order; must be idempotent (a batch may come again). */
   handleBatch: (events: EventOf<C>[]) => Promise<void>;
   /** Errors of the infrastructure: the batch is retried until it goes through, never dead-lettered. */
   isTransient: (error: unknown) => boolean;
-  fromBeginning?: boolean;
-  /** Attempts per message, once a batch failed and is handled message by message (default 5). */
-  maxAttempts?: number;
-  retryBackoffMs?: { initial: number; max: number };
-  partitionsConcurrently?: number;
-  sessionTimeoutMs?: number;
-  onLag?: (lag: PartitionLag) => void;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const HEARTBEAT_MS = 1_000;
 
 /**
@@ -37,47 +24,7 @@ const HEARTBEAT_MS = 1_000;
  * another reason is handled again message by message, so that only the poison message is dead-lettered (after
  * `maxAttempts`) and the others go through. The offset is committed only after all of it.
  */
-export class BatchConsumer<C extends Contract> {
-  private readonly consumer: Consumer;
-  private readonly maxAttempts: number;
-  private readonly backoff: { initial: number; max: number };
-
-  constructor(
-    kafka: Kafka,
-    private readonly deadLetters: EventPublisher,
-    private readonly options: BatchConsumerOptions<C>,
-    private readonly logger: Logger,
-  ) {
-    this.consumer = kafka.consumer({
-      groupId: options.groupId,
-      allowAutoTopicCreation: false,
-      ...(options.sessionTimeoutMs && {
-        sessionTimeout: options.sessionTimeoutMs,
-        heartbeatInterval: Math.max(500, Math.floor(options.sessionTimeoutMs / 4)),
-      }),
-    });
-    this.maxAttempts = options.maxAttempts ?? 5;
-    this.backoff = options.retryBackoffMs ?? { initial: 100, max: 5_000 };
-  }
-
-  async start(): Promise<void> {
-    const { contract, fromBeginning, partitionsConcurrently, onLag } = this.options;
-    await runBatches(
-      this.consumer,
-      {
-        topic: contract.topic,
-        ...(fromBeginning !== undefined && { fromBeginning }),
-        ...(partitionsConcurrently !== undefined && { partitionsConcurrently }),
-        ...(onLag && { onLag }),
-      },
-      (payload) => this.processBatch(payload),
-    );
-  }
-
-  async stop(): Promise<void> {
-    await this.consumer.disconnect();
-  }
-
+export class BatchConsumer<C extends Contract> extends ContractConsumerBase<C, BatchConsumerOptions<C>> {
   /** Exposed for tests: one fetched batch, from decoding to the commit. */
   async processBatch({
     batch,
@@ -96,7 +43,11 @@ export class BatchConsumer<C extends Contract> {
           valid.push({ message, event: decodeEvent(this.options.contract, message.value) });
         } catch (error) {
           if (!(error instanceof EventDecodeError)) throw error;
-          await this.deadLetter(batch.topic, batch.partition, message, 'invalid', error.message, 1);
+          await this.deadLetter(batch.topic, batch.partition, message, {
+            kind: 'invalid',
+            error: error.message,
+            attempts: 1,
+          });
         }
       }
       if (
@@ -116,9 +67,7 @@ export class BatchConsumer<C extends Contract> {
     }
     if (!isRunning() || isStale()) return;
     resolveOffset(last.offset);
-    await this.consumer.commitOffsets([
-      { topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() },
-    ]);
+    await this.commit(batch.topic, batch.partition, last.offset);
   }
 
   /** The whole batch, retried while the failure is transient; false when it failed for another reason. */
@@ -159,7 +108,11 @@ export class BatchConsumer<C extends Contract> {
         const transient = this.options.isTransient(error);
         if (!transient) counted += 1;
         if (counted >= this.maxAttempts)
-          return this.deadLetter(topic, partition, message, 'failed', messageOf(error), attempt);
+          return this.deadLetter(topic, partition, message, {
+            kind: 'failed',
+            error: messageOf(error),
+            attempts: attempt,
+          });
         if (transient && !isRunning()) throw error;
         this.logger.warn(
           { topic, offset: message.offset, attempt, transient },
@@ -168,23 +121,5 @@ export class BatchConsumer<C extends Contract> {
         await sleep(this.delay(attempt));
       }
     }
-  }
-
-  private delay(attempt: number): number {
-    return Math.min(this.backoff.initial * 2 ** (attempt - 1), this.backoff.max);
-  }
-
-  private async deadLetter(
-    topic: string,
-    partition: number,
-    message: KafkaMessage,
-    kind: DeadLetterKind,
-    error: string,
-    attempts: number,
-  ): Promise<void> {
-    await this.deadLetters.send(deadLetterTopic(topic), [
-      deadLetterMessage(message, { kind, error, attempts, topic, partition, groupId: this.options.groupId }),
-    ]);
-    this.logger.warn({ topic, partition, offset: message.offset, kind }, `message dead-lettered: ${error}`);
   }
 }

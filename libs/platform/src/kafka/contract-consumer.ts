@@ -1,10 +1,8 @@
-import { deadLetterTopic, type Contract, type EventOf } from '@echoloop/contracts';
-import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
-import type { Logger } from 'pino';
-import { runBatches } from './batch-run';
-import { deadLetterMessage, type DeadLetterKind } from './dead-letter';
+import type { Contract, EventOf } from '@echoloop/contracts';
+import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
+import { type ConsumerBaseOptions, ContractConsumerBase, messageOf, sleep } from './consumer-base';
+import type { DeadLetterKind } from './dead-letter';
 import { decodeEvent, EventDecodeError, headersToStrings } from './event-codec';
-import type { EventPublisher } from './event-publisher';
 
 /** Thrown by a handler for an event that will never succeed: it goes to the dead-letter topic at once. */
 export class NonRetryableError extends Error {
@@ -20,15 +18,8 @@ export interface MessageContext {
   attempt: number;
 }
 
-export interface ContractConsumerOptions<C extends Contract> {
-  groupId: string;
-  contract: C;
+export interface ContractConsumerOptions<C extends Contract> extends ConsumerBaseOptions<C> {
   handle: (event: EventOf<C>, context: MessageContext) => Promise<void>;
-  /** Attempts per message before it is dead-lettered (default 5). */
-  maxAttempts?: number;
-  /** Backoff between attempts: initial, doubled each time, capped (default 100 ms .. 5 s). */
-  retryBackoffMs?: { initial: number; max: number };
-  fromBeginning?: boolean;
   /**
    * Errors of the infrastructure rather than of the message (the database restarting, a judge endpoint down):
    * such a message is retried until it succeeds, at the capped backoff, and never dead-lettered; the partition
@@ -36,73 +27,24 @@ export interface ContractConsumerOptions<C extends Contract> {
    */
   isTransient?: (error: unknown) => boolean;
   /**
-   * How long the group waits for a silent member before handing its partitions to others (default 30 s): after
-   * a crash, its partitions stand still this long.
-   */
-  sessionTimeoutMs?: number;
-  /**
    * Messages of different keys within a batch handled in parallel, up to this many at once (default 1: one by
    * one). Order holds per key, which is what the contracts promise (a conversation's events share its key).
    */
   keyConcurrency?: number;
-  /** Partitions handled in parallel (default 1); order holds within each. */
-  partitionsConcurrently?: number;
-  /** Called when a batch starts and ends with the partition's lag (messages not yet handled). */
-  onLag?: (lag: { topic: string; partition: number; messages: number }) => void;
 }
 
 type Outcome = { done: true } | { done: false; kind: DeadLetterKind; error: string; attempts: number };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Consumes one contract's topic with at-least-once delivery: every message is validated, handled with bounded
  * retries, or parked on `<topic>.dlq` with the error in its headers; its offset is committed only after that.
  * Handlers must therefore be idempotent.
  */
-export class ContractConsumer<C extends Contract> {
-  private readonly consumer: Consumer;
-  private readonly maxAttempts: number;
-  private readonly backoff: { initial: number; max: number };
-
-  constructor(
-    kafka: Kafka,
-    private readonly deadLetters: EventPublisher,
-    private readonly options: ContractConsumerOptions<C>,
-    private readonly logger: Logger,
-  ) {
-    this.consumer = kafka.consumer({
-      groupId: options.groupId,
-      allowAutoTopicCreation: false,
-      ...(options.sessionTimeoutMs && {
-        sessionTimeout: options.sessionTimeoutMs,
-        heartbeatInterval: Math.max(500, Math.floor(options.sessionTimeoutMs / 4)),
-      }),
-    });
-    this.maxAttempts = options.maxAttempts ?? 5;
-    this.backoff = options.retryBackoffMs ?? { initial: 100, max: 5_000 };
-  }
-
-  async start(): Promise<void> {
-    const { contract, fromBeginning, partitionsConcurrently, onLag } = this.options;
-    await runBatches(
-      this.consumer,
-      {
-        topic: contract.topic,
-        ...(fromBeginning !== undefined && { fromBeginning }),
-        ...(partitionsConcurrently !== undefined && { partitionsConcurrently }),
-        ...(onLag && { onLag }),
-      },
-      (payload) => this.processBatch(payload),
-    );
-  }
-
-  async stop(): Promise<void> {
-    await this.consumer.disconnect();
-  }
-
-  private async processBatch(payload: EachBatchPayload) {
+export class ContractConsumer<C extends Contract> extends ContractConsumerBase<
+  C,
+  ContractConsumerOptions<C>
+> {
+  protected async processBatch(payload: EachBatchPayload) {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
     const keyConcurrency = this.options.keyConcurrency ?? 1;
     if (keyConcurrency > 1) {
@@ -163,19 +105,7 @@ export class ContractConsumer<C extends Contract> {
     isRunning: () => boolean,
   ): Promise<void> {
     const outcome = await this.process(topic, partition, message, heartbeat, isRunning);
-    if (outcome.done) return;
-    await this.deadLetters.send(deadLetterTopic(topic), [
-      deadLetterMessage(message, { ...outcome, topic, partition, groupId: this.options.groupId }),
-    ]);
-    this.logger.warn(
-      { topic, partition, offset: message.offset, kind: outcome.kind },
-      `message dead-lettered: ${outcome.error}`,
-    );
-  }
-
-  private async commit(topic: string, partition: number, lastDone: string): Promise<void> {
-    const next = (BigInt(lastDone) + 1n).toString();
-    await this.consumer.commitOffsets([{ topic, partition, offset: next }]);
+    if (!outcome.done) await this.deadLetter(topic, partition, message, outcome);
   }
 
   private async process(
@@ -220,7 +150,7 @@ export class ContractConsumer<C extends Contract> {
           { topic, offset: message.offset, attempt, transient },
           `handler failed, retrying: ${messageOf(error)}`,
         );
-        await sleep(Math.min(this.backoff.initial * 2 ** (attempt - 1), this.backoff.max));
+        await sleep(this.delay(attempt));
         await heartbeat();
       }
     }

@@ -2,6 +2,7 @@ import { useId, useState, type ChangeEvent, type DragEvent } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { paths } from '../api/gateway';
 import './card-import.css';
+import { ErrorNote } from '../ui/ErrorNote';
 
 export type ImportedCharacter =
   paths['/v1/characters/import']['post']['responses'][201]['content']['application/json'];
@@ -107,11 +108,7 @@ export function CardImport({ onImported }: { onImported: (character: ImportedCha
       <p role="status" className="muted">
         {status}
       </p>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorNote error={error} />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { api, errorMessage, type Reply } from '../api/client';
 import { navigate } from '../router';
 import { Avatar } from './Avatar';
 import { CardImport } from './CardImport';
+import { ErrorNote } from '../ui/ErrorNote';
 
 type Character = Reply<'get', '/v1/characters'>['items'][number];
 
@@ -33,11 +34,7 @@ export function CharactersPage({ canImport }: { canImport: boolean }) {
       {canImport && (
         <CardImport onImported={(character) => setCharacters((current) => [...(current ?? []), character])} />
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorNote error={error} />
       {characters === null && !error && <p aria-live="polite">Loading…</p>}
       {characters?.length === 0 && <p>No characters yet.</p>}
       <ul className="character-grid">

@@ -2,6 +2,8 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { api, errorMessage, type Reply } from '../api/client';
 import { saveTokens } from '../api/session';
 import { navigate } from '../router';
+import { ErrorNote } from '../ui/ErrorNote';
+import { Toggle } from '../ui/Toggle';
 
 type Me = Reply<'get', '/v1/me'>;
 
@@ -124,53 +126,29 @@ export function MePage() {
           Signed in as <strong>{me.displayName}</strong> ({me.email})
         </p>
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorNote error={error} />
       <p role="status" className="muted">
         {status}
       </p>
 
       <section aria-labelledby={`${id}-training`}>
         <h2 id={`${id}-training`}>Training</h2>
-        <label className="toggle">
-          <input
-            type="checkbox"
-            checked={me?.trainingConsent ?? false}
-            disabled={!me}
-            onChange={(event) => void setConsent(event.target.checked)}
-          />
-          <span>
-            Let my conversations help train better companions
-            <br />
-            <span className="muted">
-              Only conversations of people who agree are exported for training, always pseudonymised and with
-              personal details removed. You can change your mind at any time.
-            </span>
-          </span>
-        </label>
+        <Toggle
+          label="Let my conversations help train better companions"
+          hint="Only conversations of people who agree are exported for training, always pseudonymised and with personal details removed. You can change your mind at any time."
+          checked={me?.trainingConsent ?? null}
+          onChange={(checked) => void setConsent(checked)}
+        />
       </section>
 
       <section aria-labelledby={`${id}-profile`}>
         <h2 id={`${id}-profile`}>What the companion thinks of me</h2>
-        <label className="toggle">
-          <input
-            type="checkbox"
-            checked={profile?.inferenceEnabled ?? false}
-            disabled={!profile}
-            onChange={(event) => void setInference(event.target.checked)}
-          />
-          <span>
-            Let the companion learn how I talk
-            <br />
-            <span className="muted">
-              It infers your mood, style and needs from your messages to answer you better. Turned off, it
-              infers nothing new; reset it to forget what it already knows.
-            </span>
-          </span>
-        </label>
+        <Toggle
+          label="Let the companion learn how I talk"
+          hint="It infers your mood, style and needs from your messages to answer you better. Turned off, it infers nothing new; reset it to forget what it already knows."
+          checked={profile?.inferenceEnabled ?? null}
+          onChange={(checked) => void setInference(checked)}
+        />
         {profile === null ? (
           <p className="muted">Loading…</p>
         ) : !profile.inferenceEnabled ? (

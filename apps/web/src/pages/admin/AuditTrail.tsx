@@ -3,6 +3,7 @@ import { api, errorMessage, type Reply } from '../../api/client';
 import { AppLink } from '../../ui/AppLink';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { when } from '../../ui/format';
+import { DataTable } from '../../ui/DataTable';
 
 type Entry = Reply<'get', '/v1/users/{id}/audit'>['items'][number];
 type State = NonNullable<Entry['before']>;
@@ -75,28 +76,17 @@ export function AuditTrail({ userId, version }: { userId: string; version: numbe
       ) : entries.length === 0 ? (
         <p className="muted">No changes recorded.</p>
       ) : (
-        <div className="table-scroll" role="region" aria-labelledby={`${id}-title`} tabIndex={0}>
-          <table className="data-table admin-table">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">By</th>
-                <th scope="col">Change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td>{when(entry.at)}</td>
-                  <td>
-                    <Actor entry={entry} emails={emails} />
-                  </td>
-                  <td>{describe(entry)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label={'Audit trail'} className="admin-table" columns={['When', 'By', 'Change']}>
+          {entries.map((entry) => (
+            <tr key={entry.id}>
+              <td>{when(entry.at)}</td>
+              <td>
+                <Actor entry={entry} emails={emails} />
+              </td>
+              <td>{describe(entry)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { type Role, ROLE_HINTS, ROLES } from './admin-common';
+import { ErrorNote } from '../../ui/ErrorNote';
 
 /** The account's roles as checkboxes; removing your own admin role asks first. */
 export function RolesEditor({
@@ -64,11 +65,7 @@ export function RolesEditor({
           </label>
         ))}
       </fieldset>
-      {note && (
-        <p role="alert" className="error">
-          {note}
-        </p>
-      )}
+      <ErrorNote error={note} />
       {confirming ? (
         <div className="confirm-action" role="group" aria-label="Remove your own admin role?">
           <span>

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, errorMessage, type Reply } from '../../api/client';
 import { type Role, ROLES } from './admin-common';
 import { AppLink } from '../../ui/AppLink';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { when } from '../../ui/format';
+import { DataTable } from '../../ui/DataTable';
 
 export type User = Reply<'get', '/v1/users'>['items'][number];
 
@@ -19,7 +20,6 @@ const NO_FILTERS: Filters = { email: '', role: '', status: '' };
 
 /** Every account, oldest first, a page at a time, filtered by part of the email, a role and the status. */
 export function UserList() {
-  const id = useId();
   const [draft, setDraft] = useState<Filters>(NO_FILTERS);
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [offset, setOffset] = useState(0);
@@ -102,39 +102,28 @@ export function UserList() {
       ) : users.length === 0 ? (
         <p className="muted">No users match.</p>
       ) : (
-        <div className="table-scroll" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
-          <table className="data-table admin-table">
-            <caption id={`${id}-caption`} className="visually-hidden">
-              Users {first} to {last}, oldest first
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Display name</th>
-                <th scope="col">Roles</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((user) => (
-                <tr key={user.id}>
-                  <td>
-                    <AppLink to={`/users/${user.id}`}>{user.email}</AppLink>
-                  </td>
-                  <td>{user.displayName}</td>
-                  <td>{user.roles.join(', ')}</td>
-                  <td>
-                    <span className={user.disabled ? 'status status-disabled' : 'status'}>
-                      {user.disabled ? 'disabled' : 'active'}
-                    </span>
-                  </td>
-                  <td>{when(user.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label={'Users'}
+          caption={`Users ${first} to ${last}, oldest first`}
+          className="admin-table"
+          columns={['Email', 'Display name', 'Roles', 'Status', 'Created']}
+        >
+          {users.map((user) => (
+            <tr key={user.id}>
+              <td>
+                <AppLink to={`/users/${user.id}`}>{user.email}</AppLink>
+              </td>
+              <td>{user.displayName}</td>
+              <td>{user.roles.join(', ')}</td>
+              <td>
+                <span className={user.disabled ? 'status status-disabled' : 'status'}>
+                  {user.disabled ? 'disabled' : 'active'}
+                </span>
+              </td>
+              <td>{when(user.createdAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <nav className="pager" aria-label="Pages of users">
         <button

@@ -5,6 +5,7 @@ import { type Conversation, ConversationList } from './ConversationList';
 import { MessageItem } from './MessageItem';
 import { visibleMessages } from './messages';
 import { useConversation } from './useConversation';
+import { ErrorNote } from '../../ui/ErrorNote';
 
 export function ChatPage({ conversationId }: { conversationId: string | undefined }) {
   const [conversations, setConversations] = useState<Conversation[]>([]);
@@ -89,11 +90,7 @@ export function ChatPage({ conversationId }: { conversationId: string | undefine
                 />
               ))}
             </ol>
-            {error && (
-              <p role="alert" className="error">
-                {error}
-              </p>
-            )}
+            <ErrorNote error={error} />
             <form className="composer" onSubmit={(event) => void send(event)}>
               <label htmlFor="composer-input" className="visually-hidden">
                 Message

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { api, errorMessage, type Reply } from '../../api/client';
 import type { StaffPageProps } from '../../staff-pages';
+import { ErrorNote } from '../../ui/ErrorNote';
 import { DataTable } from '../../ui/DataTable';
 
 type Checkpoint = Reply<'get', '/v1/checkpoints'>['items'][number];
@@ -32,11 +33,7 @@ export function CheckpointsPage(_props: StaffPageProps) {
   return (
     <section className="page experiments">
       <h1>Checkpoints</h1>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorNote error={error} />
       <p role="status" className="muted">
         {status}
       </p>
@@ -137,11 +134,7 @@ function RegisterCheckpoint({ onRegistered }: { onRegistered: (checkpoint: Check
         {field('modelName', 'Served model name')}
         {field('baseUrl', 'Endpoint base URL', 'url')}
       </div>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorNote error={error} />
       <div className="button-row">
         <button type="submit" disabled={busy}>
           Register

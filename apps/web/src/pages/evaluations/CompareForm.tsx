@@ -6,6 +6,31 @@ import { shortId, when } from '../../ui/format';
 const optionLabel = (e: EvaluationSummary) =>
   `${e.checkpointId} · ${e.status} · ${when(e.createdAt)} (${shortId(e.id)})`;
 
+function EvaluationSelect({
+  label,
+  evaluations,
+  value,
+  onChange,
+}: {
+  label: string;
+  evaluations: EvaluationSummary[];
+  value: string;
+  onChange: (id: string) => void;
+}) {
+  return (
+    <label>
+      {label}
+      <select value={value} required onChange={(e) => onChange(e.target.value)}>
+        {evaluations.map((e) => (
+          <option key={e.id} value={e.id}>
+            {optionLabel(e)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** Two evaluations to compare: A (say, the default) and B (the candidate). */
 export function CompareForm({
   evaluations,
@@ -28,26 +53,8 @@ export function CompareForm({
     <form className="compare-form" aria-labelledby={`${id}-title`} onSubmit={submit}>
       <h2 id={`${id}-title`}>Compare two evaluations</h2>
       <div className="form-row">
-        <label>
-          Evaluation A
-          <select value={a} required onChange={(e) => setA(e.target.value)}>
-            {evaluations.map((e) => (
-              <option key={e.id} value={e.id}>
-                {optionLabel(e)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Evaluation B
-          <select value={b} required onChange={(e) => setB(e.target.value)}>
-            {evaluations.map((e) => (
-              <option key={e.id} value={e.id}>
-                {optionLabel(e)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <EvaluationSelect label="Evaluation A" evaluations={evaluations} value={a} onChange={setA} />
+        <EvaluationSelect label="Evaluation B" evaluations={evaluations} value={b} onChange={setB} />
         <button type="submit" disabled={same || !a || !b}>
           Compare
         </button>

@@ -41,7 +41,7 @@ export function ExportForm({
 
   const turnsAddress = `/turns${filterSearch(turnFilters)}`;
   return (
-    <form className="export-form" aria-labelledby={`${id}-title`} onSubmit={(e) => void submit(e)}>
+    <form className="panel-form export-form" aria-labelledby={`${id}-title`} onSubmit={(e) => void submit(e)}>
       <h2 id={`${id}-title`}>New export</h2>
       <div className="form-row">
         <fieldset className="choice-fields">

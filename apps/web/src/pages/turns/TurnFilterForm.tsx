@@ -52,7 +52,7 @@ export function TurnFilterForm({
   const characterIds = characters.map((c) => c.id);
 
   return (
-    <form className="turn-filters" aria-labelledby={`${id}-title`} onSubmit={submit}>
+    <form className="panel-form turn-filters" aria-labelledby={`${id}-title`} onSubmit={submit}>
       <h2 id={`${id}-title`}>Filters</h2>
       <div className="form-row">
         <label>
@@ -139,28 +139,24 @@ export function TurnFilterForm({
             <option value="down">Down</option>
           </select>
         </label>
-        <label>
-          Stars at least
-          <select {...text('starsMin')}>
-            <option value="">Any</option>
-            {[1, 2, 3, 4, 5].map((n) => (
-              <option key={n} value={String(n)}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Stars at most
-          <select {...text('starsMax')}>
-            <option value="">Any</option>
-            {[1, 2, 3, 4, 5].map((n) => (
-              <option key={n} value={String(n)}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </label>
+        {(
+          [
+            ['Stars at least', 'starsMin'],
+            ['Stars at most', 'starsMax'],
+          ] as const
+        ).map(([label, field]) => (
+          <label key={field}>
+            {label}
+            <select {...text(field)}>
+              <option value="">Any</option>
+              {[1, 2, 3, 4, 5].map((n) => (
+                <option key={n} value={String(n)}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </label>
+        ))}
         <label>
           Language
           <input

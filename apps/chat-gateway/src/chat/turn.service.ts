@@ -77,7 +77,7 @@ export class TurnService {
           try {
             await this.limits.admit(userId);
           } catch (limited) {
-            // Over the rate or quota: a resend of a message already stored is still answered.
+            // Over the daily quota: a resend of a message already stored is still answered.
             return this.resend(userId, input, sink, limited);
           }
           const slotId = randomUUID();

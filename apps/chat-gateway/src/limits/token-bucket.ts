@@ -35,12 +35,6 @@ export class TokenBuckets {
     return 0;
   }
 
-  /** Gives back a token taken for something that did not happen after all. */
-  giveBack(key: string): void {
-    const bucket = this.buckets.get(key);
-    if (bucket) bucket.tokens = Math.min(this.capacity, bucket.tokens + 1);
-  }
-
   /** Full buckets carry no information: drop them so idle users cost no memory. */
   private evictFull(now: number, rate: number): void {
     for (const [key, bucket] of this.buckets) {

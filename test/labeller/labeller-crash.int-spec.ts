@@ -35,7 +35,13 @@ describe('reward labeller killed mid-batch', () => {
           [ids],
         )) as [{ n: number }]
       )[0].n;
-    await waitFor(async () => (await labelled()) >= 4, { timeoutMs: 60_000, what: 'some turns labelled' });
+    // Killed while the judges are at work: a batch's labels are written together once its judges answer, so
+    // waiting for labels to appear could wait past the whole backlog.
+    const judgeCalls = f.judge.requests.length;
+    await waitFor(async () => f.judge.requests.length >= judgeCalls + 4, {
+      timeoutMs: 60_000,
+      what: 'the judges at work',
+    });
     const before = await labelled();
     expect(before).toBeLessThan(turns.length);
     await f.labeller.kill();

@@ -1,5 +1,5 @@
-import OpenAI, { APIConnectionError, APIError } from 'openai';
 import type { ChatMessage, FinishReason, ResponseFormat } from '@echoloop/openai-compat';
+import { ChatCompletionsTransport } from './chat-completions-transport';
 import { CircuitBreaker, type BreakerLease, type CircuitBreakerOptions } from './circuit-breaker';
 import { ModelError } from './model-errors';
 
@@ -56,7 +56,7 @@ export const DEFAULT_CLIENT_OPTIONS: ChatModelClientOptions = {
 
 interface Upstream {
   endpoint: ModelEndpoint;
-  client: OpenAI;
+  transport: ChatCompletionsTransport;
   breaker: CircuitBreaker;
 }
 
@@ -76,12 +76,7 @@ export class ChatModelClient {
     if (endpoints.length === 0) throw new Error('ChatModelClient needs at least one endpoint');
     this.upstreams = endpoints.map((endpoint) => ({
       endpoint,
-      client: new OpenAI({
-        baseURL: endpoint.baseUrl,
-        apiKey: endpoint.apiKey,
-        maxRetries: 0,
-        timeout: 600_000,
-      }),
+      transport: new ChatCompletionsTransport(endpoint),
       breaker: new CircuitBreaker(options.breaker),
     }));
   }
@@ -164,25 +159,23 @@ export class ChatModelClient {
     let seenToken = false;
     try {
       if (signal?.aborted) throw new ModelError('cancelled', 'cancelled', false);
-      const stream = await upstream.client.chat.completions.create(
-        {
-          model: request.model,
-          messages: request.messages,
-          stream: true,
-          stream_options: { include_usage: true },
-          ...(request.maxTokens !== undefined && { max_tokens: request.maxTokens }),
-          ...(request.temperature !== undefined && { temperature: request.temperature }),
-          ...(request.topP !== undefined && { top_p: request.topP }),
-          ...(request.stop?.length && { stop: request.stop }),
-          ...(request.responseFormat && { response_format: request.responseFormat }),
-        },
-        { signal: controller.signal },
-      );
+      const body = {
+        model: request.model,
+        messages: request.messages,
+        stream: true,
+        stream_options: { include_usage: true },
+        ...(request.maxTokens !== undefined && { max_tokens: request.maxTokens }),
+        ...(request.temperature !== undefined && { temperature: request.temperature }),
+        ...(request.topP !== undefined && { top_p: request.topP }),
+        ...(request.stop?.length && { stop: request.stop }),
+        ...(request.responseFormat && { response_format: request.responseFormat }),
+      };
       let finishReason: FinishReason = 'stop';
       let finished = false;
       let usage: { promptTokens: number; completionTokens: number } | null = null;
-      for await (const chunk of stream) {
-        const choice = chunk.choices[0];
+      for await (const data of upstream.transport.stream(body, controller.signal)) {
+        const chunk = readChunk(data);
+        const choice = chunk.choices?.[0];
         const text = choice?.delta?.content;
         if (text) {
           seenToken = true;
@@ -208,7 +201,7 @@ export class ChatModelClient {
             completionTokens: chunk.usage.completion_tokens,
           };
       }
-      // The SDK ends iteration quietly on abort, so a timeout or a cancel must be checked for here.
+      // A stream can end quietly on abort, so a timeout or a cancel must be checked for here.
       if (controller.signal.aborted) throw timeout ?? new ModelError('cancelled', 'cancelled', false);
       if (!finished) throw new ModelError('model_unavailable', 'stream ended without a finish reason', true);
       yield { type: 'done', finishReason, usage, endpoint: upstream.endpoint.baseUrl } as const;
@@ -225,17 +218,31 @@ export class ChatModelClient {
   }
 }
 
+/** A connection that failed (refused, reset, or dropped mid-answer): the user may try again. */
 function toModelError(error: unknown): ModelError {
-  if (error instanceof APIConnectionError) return new ModelError('model_unavailable', error.message, true);
-  if (error instanceof APIError && error.status !== undefined) {
-    const retryable = error.status >= 500 || error.status === 429 || error.status === 408;
-    return new ModelError(
-      retryable ? 'model_unavailable' : 'model_rejected',
-      error.message,
-      retryable,
-      error.status,
-    );
-  }
   const message = error instanceof Error ? error.message : String(error);
   return new ModelError('model_unavailable', message, true);
+}
+
+/** A streamed chunk as any OpenAI-compatible server may send it (fields absent where ours always has them). */
+interface StreamedChunk {
+  choices?: { delta?: { content?: string | null }; finish_reason?: string | null }[];
+  usage?: { prompt_tokens: number; completion_tokens: number } | null;
+  error?: { message?: unknown };
+}
+
+/** One streamed chunk; an error sent mid-stream (vLLM does, as `{"error": {...}}`) fails the stream. */
+function readChunk(data: string): StreamedChunk {
+  let parsed: StreamedChunk;
+  try {
+    parsed = JSON.parse(data) as StreamedChunk;
+  } catch {
+    throw new ModelError('model_unavailable', 'the model server sent a chunk that is not JSON', true);
+  }
+  const failure = parsed.error;
+  if (failure) {
+    const message = typeof failure.message === 'string' ? failure.message : 'the model server failed';
+    throw new ModelError('model_unavailable', message, true);
+  }
+  return parsed;
 }

@@ -8,7 +8,8 @@ export {
   type ModelEndpoint,
 } from './chat-model-client';
 export { CircuitBreaker, type BreakerLease, type CircuitBreakerOptions } from './circuit-breaker';
-export { ModelError, type ModelErrorCode } from './model-errors';
+export { ChatCompletionsTransport } from './chat-completions-transport';
+export { ModelError, modelErrorForStatus, type ModelErrorCode } from './model-errors';
 export {
   completeStructured,
   type Parsed,

@@ -1,3 +1,5 @@
+import { parseErrorResponse } from '@echoloop/openai-compat';
+
 export type ModelErrorCode =
   | 'model_timeout' // no first token, or the stream went quiet, within the configured time
   | 'model_unavailable' // connection refused/reset, 5xx, 429, or the circuit is open
@@ -17,4 +19,17 @@ export class ModelError extends Error {
   ) {
     super(message);
   }
+}
+
+/** An OpenAI-compatible server's error answer: its own message (never the request), retryable for 5xx, 429, 408. */
+export function modelErrorForStatus(status: number, body: string): ModelError {
+  let message = `the model server answered ${status}`;
+  try {
+    const error = parseErrorResponse(JSON.parse(body));
+    if (error) message = `${status} ${error.message}`;
+  } catch {
+    // not JSON: the status says enough
+  }
+  const retryable = status >= 500 || status === 429 || status === 408;
+  return new ModelError(retryable ? 'model_unavailable' : 'model_rejected', message, retryable, status);
 }

@@ -27,7 +27,10 @@ export class SessionStates implements OnModuleInit {
     @Inject(GATEWAY_ENV) env: GatewayEnv,
     metrics: MetricsService,
   ) {
-    this.cache = new TtlCache(env.AUTH_STATE_CACHE_MS, 100_000, () => this.clock().getTime());
+    this.cache = new TtlCache(env.AUTH_STATE_CACHE_MS, {
+      maxEntries: 100_000,
+      now: () => this.clock().getTime(),
+    });
     this.lookups = metrics.counter(
       'auth_account_state_lookups_total',
       'Account-state checks of access tokens, by whether the cache answered',

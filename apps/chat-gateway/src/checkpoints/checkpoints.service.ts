@@ -28,8 +28,9 @@ import type { CreateCheckpointInput } from './checkpoint.schemas';
 @Injectable()
 export class CheckpointsService implements OnApplicationBootstrap {
   private readonly clients = new Map<string, { version: number; client: ChatModelClient }>();
-  private readonly defaults = new TtlCache<'default', CheckpointEntity>(5_000);
-  private readonly byId = new TtlCache<string, CheckpointEntity>(5_000);
+  // Changes are announced (CacheChanges): a turn never waits for these, and the ttl bounds a lost announcement.
+  private readonly defaults = new TtlCache<'default', CheckpointEntity>(5_000, { serveStale: true });
+  private readonly byId = new TtlCache<string, CheckpointEntity>(5_000, { serveStale: true });
   private readonly logger = new Logger(CheckpointsService.name);
   /** Where endpoints may be and which variables their keys may come from (CHECKPOINT_* variables). */
   private readonly endpointPolicy;
@@ -112,7 +113,7 @@ export class CheckpointsService implements OnApplicationBootstrap {
     return this.get(id);
   }
 
-  /** Read on every turn, so cached briefly: a change of default reaches every turn within a few seconds. */
+  /** Read on every turn: a change reaches every process on its announcement (CacheChanges), at worst in 5 s. */
   defaultCheckpoint(): Promise<CheckpointEntity> {
     return this.defaults.get('default', () => this.checkpoints.findOneByOrFail({ isDefault: true }));
   }

@@ -19,7 +19,8 @@ export interface Route {
  */
 @Injectable()
 export class ExperimentRouter {
-  private readonly running = new TtlCache<'running', ExperimentEntity | null>(3_000);
+  // Changes are announced (CacheChanges): a turn never waits for it, and the ttl bounds a lost announcement.
+  private readonly running = new TtlCache<'running', ExperimentEntity | null>(3_000, { serveStale: true });
   private readonly arms = new TtlCache<string, string | null>(60_000);
 
   constructor(

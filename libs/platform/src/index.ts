@@ -64,7 +64,14 @@ export {
   type CheckpointEndpointPolicy,
 } from './checkpoints/checkpoint-endpoint-policy';
 export { IS_PUBLIC, Public } from './http/public.decorator';
-export { enqueueEvent, forgetUserEvents } from './outbox/enqueue-event';
+export {
+  enqueueEvent,
+  forgetUserEvents,
+  OUTBOX_CHANNEL,
+  OUTBOX_COLUMNS,
+  outboxRow,
+  type OutboxRow,
+} from './outbox/enqueue-event';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox/outbox-relay';
 export { OUTBOX_RELAY_PROVIDERS } from './outbox/outbox-relay.provider';
 export { RetryAfterException } from './http/retry-after.exception';

@@ -95,7 +95,16 @@ export class ReplyRunner {
       for (const category of prepared.safety.categories) this.flagged.inc({ category });
       const streamed = await streaming;
       this.contexts.observeUsage(checkpoint.id, context, streamed.usage.promptTokens);
-      const recorded = await this.recorder.reply(inputs, context, streamed, route, regenerated);
+      const recorded = await this.recorder.reply(
+        inputs,
+        context,
+        streamed,
+        route,
+        regenerated,
+        running.slotId,
+      );
+      // The commit gave the stream slot back.
+      running.slotId = undefined;
       if (regenerated) this.guesses.forget(inputs.conversation.id);
       else this.guesses.advance(inputs, context, recorded.reply, this.historyLimit);
       const { reasoning: _hidden, ...done } = streamed;

@@ -1,12 +1,12 @@
 import { chatFeedbackV2, chatTurnCompletedV1, createEvent } from '@echoloop/contracts';
 import type { MessageEntity } from '@echoloop/persistence';
-import { enqueueEvent, OutboxRelay } from '@echoloop/platform';
+import { enqueueEvent, OutboxRelay, outboxRow } from '@echoloop/platform';
 import { Injectable } from '@nestjs/common';
 import type { Route } from '../experiments/experiment-router';
 import { PersonaService } from '../persona/persona.service';
 import type { StreamedReply } from './reply-streamer';
 import type { TurnContext } from './turn-context';
-import { TurnRepository, type TurnInputs } from './turn.repository';
+import { type ReplyRecord, TurnRepository, type TurnInputs } from './turn.repository';
 
 const SERVICE = 'chat-gateway';
 
@@ -28,70 +28,81 @@ export class TurnRecorder {
     private readonly relay: OutboxRelay,
   ) {}
 
+  /**
+   * Commits a streamed reply in one statement: the reply, its `chat.turn.completed.v1` event, the stream slot given
+   * back, and the persona's observations when the profile is still the one the turn read (if another turn changed
+   * it meanwhile, they are merged again under the row lock, so concurrent turns lose nothing).
+   */
   async reply(
     inputs: TurnInputs,
     context: TurnContext,
     reply: StreamedReply,
     route: Route,
     regenerated: boolean,
+    slotId: string | undefined,
   ): Promise<RecordedTurn> {
     const { userMessage, conversation } = inputs;
     const userId = conversation.userId;
-    const { saved, result } = await this.turns.saveReply(
+    const record: ReplyRecord = {
+      id: reply.replyId,
+      conversationId: reply.conversationId,
+      parentId: userMessage.id,
+      content: reply.content,
+      reasoning: reply.reasoning,
+      status: reply.finishReason === 'cancelled' ? 'cancelled' : 'complete',
+      finishReason: reply.finishReason,
+      promptTokens: reply.usage.promptTokens,
+      completionTokens: reply.usage.completionTokens,
+      ttftMs: reply.latencyMs.ttft,
+      totalMs: reply.latencyMs.total,
+      checkpointId: route.checkpoint.id,
+      safetyCategories: context.safety.categories,
+    };
+    const event = createEvent(
+      chatTurnCompletedV1,
       {
-        id: reply.replyId,
+        turnId: record.id,
         conversationId: reply.conversationId,
-        parentId: userMessage.id,
-        content: reply.content,
-        reasoning: reply.reasoning,
-        status: reply.finishReason === 'cancelled' ? 'cancelled' : 'complete',
-        finishReason: reply.finishReason,
-        promptTokens: reply.usage.promptTokens,
-        completionTokens: reply.usage.completionTokens,
-        ttftMs: reply.latencyMs.ttft,
-        totalMs: reply.latencyMs.total,
+        userId,
+        characterId: conversation.characterId,
         checkpointId: route.checkpoint.id,
-        safetyCategories: context.safety.categories,
+        experimentId: route.experimentId,
+        armId: route.armId,
+        userMessage: {
+          id: userMessage.id,
+          content: userMessage.content,
+          createdAt: userMessage.createdAt.toISOString(),
+        },
+        assistantMessage: {
+          id: record.id,
+          content: record.content,
+          // Replaced by the stored time in the statement.
+          createdAt: new Date().toISOString(),
+          reasoning: reply.reasoning,
+          finishReason: reply.finishReason,
+          usage: reply.usage,
+        },
+        history: context.history,
+        personaSnapshot: context.persona.snapshot,
+        timings: { ttftMs: reply.latencyMs.ttft, totalMs: reply.latencyMs.total },
+        safety: context.safety,
       },
-      async (tx, saved) => {
-        const event = createEvent(
-          chatTurnCompletedV1,
-          {
-            turnId: saved.id,
-            conversationId: reply.conversationId,
-            userId,
-            characterId: conversation.characterId,
-            checkpointId: route.checkpoint.id,
-            experimentId: route.experimentId,
-            armId: route.armId,
-            userMessage: {
-              id: userMessage.id,
-              content: userMessage.content,
-              createdAt: userMessage.createdAt.toISOString(),
-            },
-            assistantMessage: {
-              id: saved.id,
-              content: saved.content,
-              createdAt: saved.createdAt.toISOString(),
-              reasoning: reply.reasoning,
-              finishReason: reply.finishReason,
-              usage: reply.usage,
-            },
-            history: context.history,
-            personaSnapshot: context.persona.snapshot,
-            timings: { ttftMs: reply.latencyMs.ttft, totalMs: reply.latencyMs.total },
-            safety: context.safety,
-          },
-          SERVICE,
-        );
-        await enqueueEvent(tx, chatTurnCompletedV1, event, reply.conversationId);
-        return context.persona.enabled && !regenerated
-          ? this.persona.merge(tx, userId, context.persona.observations, 'user-turn')
-          : null;
-      },
+      SERVICE,
     );
+    const observe = context.persona.enabled && !regenerated;
+    const committed = await this.turns.commitReply(record, {
+      userId,
+      event: outboxRow(chatTurnCompletedV1, event, reply.conversationId),
+      createdAtPath: ['payload', 'assistantMessage', 'createdAt'],
+      slotId,
+      profile: observe ? { merged: context.persona.merged, seen: inputs.profile?.profile ?? null } : null,
+    });
     this.relay.wake();
-    return { userTurnsSinceDeep: result, reply: saved };
+    const userTurnsSinceDeep =
+      observe && committed.userTurnsSinceDeep === null
+        ? await this.persona.mergeNow(userId, context.persona.observations)
+        : committed.userTurnsSinceDeep;
+    return { userTurnsSinceDeep, reply: committed.saved };
   }
 
   /** The user kept this alternative: later turns see it, and the others become its rejected pairs. */

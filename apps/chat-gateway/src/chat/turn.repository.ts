@@ -6,6 +6,7 @@ import {
   type MessageStatus,
   UserProfileEntity,
 } from '@echoloop/persistence';
+import { OUTBOX_CHANNEL, OUTBOX_COLUMNS, type OutboxRow } from '@echoloop/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -141,18 +142,45 @@ interface GateRow {
   held: number;
 }
 
-/** The new reply becomes the kept alternative of its user message, and the conversation moves to the top. */
-const SAVE_REPLY = `
+/**
+ * A reply's whole commit, in one statement (so one round trip and no transaction around it): the reply becomes the
+ * kept alternative of its user message, the conversation moves to the top, its event goes to the outbox with the
+ * reply's stored time (relays are woken), the stream slot goes back, and the user's profile takes the turn's
+ * observations if it is still the one the turn read (else the caller merges them under the row lock).
+ */
+const COMMIT_REPLY = `
   WITH unkept AS (
     UPDATE messages SET selected = false WHERE parent_id = $parentId AND role = 'assistant' AND selected
   ), touched AS (
     UPDATE conversations SET updated_at = now() WHERE id = $conversationId
+  ), reply AS (
+    INSERT INTO messages (id, conversation_id, role, content, reasoning, parent_id, status, selected, finish_reason,
+                          prompt_tokens, completion_tokens, ttft_ms, total_ms, checkpoint_id, safety_categories)
+    VALUES ($id, $conversationId, 'assistant', $content, $reasoning, $parentId, $status, true, $finishReason,
+            $promptTokens, $completionTokens, $ttftMs, $totalMs, $checkpointId, $safetyCategories)
+    RETURNING created_at
+  ), event AS (
+    INSERT INTO outbox ${OUTBOX_COLUMNS}
+    SELECT $eventId, $topic, $eventKey,
+           jsonb_set($eventPayload::jsonb, $createdAtPath::text[],
+                     to_jsonb(to_char(reply.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),
+           $eventHeaders::jsonb
+      FROM reply
+    RETURNING id
+  ), slot AS (
+    UPDATE turn_gates SET slots = slots - $slotId::text WHERE user_id = $userId AND $slotId::text <> ''
+  ), profile AS (
+    INSERT INTO user_profiles AS p (user_id, profile, user_turns_since_deep)
+    SELECT $userId, $profile::jsonb, 1 WHERE $profile::jsonb IS NOT NULL
+    ON CONFLICT (user_id) DO UPDATE
+      SET profile = EXCLUDED.profile, updated_at = now(), user_turns_since_deep = p.user_turns_since_deep + 1
+      WHERE p.inference_enabled AND p.profile = $seenProfile::jsonb
+    RETURNING user_turns_since_deep
   )
-  INSERT INTO messages (id, conversation_id, role, content, reasoning, parent_id, status, selected, finish_reason,
-                        prompt_tokens, completion_tokens, ttft_ms, total_ms, checkpoint_id, safety_categories)
-  VALUES ($id, $conversationId, 'assistant', $content, $reasoning, $parentId, $status, true, $finishReason,
-          $promptTokens, $completionTokens, $ttftMs, $totalMs, $checkpointId, $safetyCategories)
-  RETURNING created_at`;
+  SELECT reply.created_at,
+         (SELECT user_turns_since_deep FROM profile) AS user_turns_since_deep,
+         (SELECT pg_notify($outboxChannel, '') FROM event) AS notified
+    FROM reply`;
 
 interface InputsRow {
   conversation: Record<string, unknown>;
@@ -180,6 +208,24 @@ export interface ReplyRecord {
   totalMs: number;
   checkpointId: string;
   safetyCategories: string[];
+}
+
+/** What commits with a reply, besides the reply itself. */
+export interface ReplyCommit {
+  userId: string;
+  /** Its event; the stored reply's time replaces the value at `createdAtPath` (a path in the event's JSON). */
+  event: OutboxRow;
+  createdAtPath: string[];
+  /** The stream slot to give back; none for a reply without one. */
+  slotId: string | undefined;
+  /** The profile with the turn's observations, stored only if the stored one is still `seen` (null: no row). */
+  profile: { merged: unknown; seen: unknown } | null;
+}
+
+export interface CommittedReply {
+  saved: MessageEntity;
+  /** The user's turns since the deep extraction, when the profile took the observations here; else null. */
+  userTurnsSinceDeep: number | null;
 }
 
 /** All SQL of the turn path: the one statement before the model call, the reply's commit, and swipes. */
@@ -245,26 +291,35 @@ export class TurnRepository {
       .getOne();
   }
 
-  /**
-   * Commits the reply as the kept alternative (the newest is shown until the user picks another), touches the
-   * conversation, and runs `alongside` (the event, the profile) in the same transaction.
-   */
-  saveReply<T>(
-    reply: ReplyRecord,
-    alongside: (tx: EntityManager, saved: MessageEntity) => Promise<T>,
-  ): Promise<{ saved: MessageEntity; result: T }> {
-    return this.db.transaction(async (tx) => {
-      // One statement (TypeORM's save() would read the row first, and build three queries).
-      const { sql, parameters } = named(SAVE_REPLY, { ...reply });
-      const [row] = (await tx.query(sql, parameters)) as { created_at: Date }[];
-      const saved = tx.create(MessageEntity, {
-        ...reply,
-        role: 'assistant',
-        selected: true,
-        createdAt: row?.created_at ?? new Date(),
-      });
-      return { saved, result: await alongside(tx, saved) };
+  /** Commits the reply with everything that goes with it (COMMIT_REPLY), in one statement. */
+  async commitReply(reply: ReplyRecord, commit: ReplyCommit): Promise<CommittedReply> {
+    const { event, profile } = commit;
+    const { sql, parameters } = named(COMMIT_REPLY, {
+      ...reply,
+      userId: commit.userId,
+      slotId: commit.slotId ?? '',
+      eventId: event.eventId,
+      topic: event.topic,
+      eventKey: event.key,
+      eventPayload: event.payload,
+      eventHeaders: event.headers,
+      createdAtPath: commit.createdAtPath,
+      profile: profile ? JSON.stringify(profile.merged) : null,
+      seenProfile: profile?.seen ? JSON.stringify(profile.seen) : null,
+      outboxChannel: OUTBOX_CHANNEL,
     });
+    const [row] = (await this.db.query(sql, parameters)) as {
+      created_at: Date;
+      user_turns_since_deep: number | null;
+    }[];
+    if (!row) throw new Error('the reply was not stored');
+    const saved = this.db.manager.create(MessageEntity, {
+      ...reply,
+      role: 'assistant',
+      selected: true,
+      createdAt: row.created_at,
+    });
+    return { saved, userTurnsSinceDeep: row.user_turns_since_deep };
   }
 
   /** Keeps one alternative of a user message; returns the ids of the others. */

@@ -72,6 +72,11 @@ export class PersonaService {
     };
   }
 
+  /** `merge` of a user turn's observations in a transaction of its own. */
+  mergeNow(userId: string, observations: readonly Observation[]): Promise<number | null> {
+    return this.profiles.manager.transaction((tx) => this.merge(tx, userId, observations, 'user-turn'));
+  }
+
   /**
    * Merges observations into the stored profile inside `manager`'s transaction, holding the row lock, so that
    * concurrent turns and extractions of one user each add their evidence instead of overwriting each other.

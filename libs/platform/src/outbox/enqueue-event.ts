@@ -19,21 +19,36 @@ export async function enqueueEvent<C extends Contract>(
   event: EventOf<C>,
   key: string,
 ): Promise<void> {
-  const valid = contract.schema.parse(event);
-  // The columns of OutboxEntity (libs/persistence).
+  const row = outboxRow(contract, event, key);
   await manager.query(
-    `WITH row AS (
-       INSERT INTO outbox (event_id, topic, message_key, payload, headers) VALUES ($1, $2, $3, $4, $5) RETURNING id)
+    `WITH row AS (INSERT INTO outbox ${OUTBOX_COLUMNS} VALUES ($1, $2, $3, $4, $5) RETURNING id)
      SELECT pg_notify($6, '') FROM row`,
-    [
-      valid.eventId,
-      contract.topic,
-      key,
-      JSON.stringify(valid),
-      JSON.stringify(eventHeaders(valid)),
-      OUTBOX_CHANNEL,
-    ],
+    [row.eventId, row.topic, row.key, row.payload, row.headers, OUTBOX_CHANNEL],
   );
+}
+
+/** The columns of OutboxEntity (libs/persistence) an event fills, in the order of OutboxRow. */
+export const OUTBOX_COLUMNS = '(event_id, topic, message_key, payload, headers)';
+
+/** An event as the outbox stores it, validated, for a statement that writes it along with other rows. */
+export interface OutboxRow {
+  eventId: string;
+  topic: string;
+  key: string;
+  /** The event as JSON text. */
+  payload: string;
+  headers: string;
+}
+
+export function outboxRow<C extends Contract>(contract: C, event: EventOf<C>, key: string): OutboxRow {
+  const valid = contract.schema.parse(event);
+  return {
+    eventId: valid.eventId,
+    topic: contract.topic,
+    key,
+    payload: JSON.stringify(valid),
+    headers: JSON.stringify(eventHeaders(valid)),
+  };
 }
 
 /**

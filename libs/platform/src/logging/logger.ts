@@ -31,7 +31,8 @@ export interface LoggerSettings {
 export function loggerOptions({ service, level }: LoggerSettings): LoggerOptions {
   return {
     level,
-    base: { service },
+    // The pid tells apart the processes of one service writing to one log (GATEWAY_WORKERS).
+    base: { service, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     // Ids and codes only: no query strings, headers, bodies or the data a database error was raised about.

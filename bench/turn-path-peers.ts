@@ -5,7 +5,7 @@
 // progress on stderr, and writes bench/results/turn-path-peers.json.
 //
 //   node -r @swc-node/register bench/turn-path-peers.ts [--levels 1,50,200] [--rounds 3] [--delays 0,150]
-//     [--rate 50] [--tokens 40] [--targets direct,socketio,sse,litellm,portkey] [--gateway-root DIR] [--out FILE]
+//     [--samples 30] [--rate 50] [--tokens 40] [--targets direct,socketio,sse,litellm,portkey] [--gateway-root DIR] [--out FILE]
 //
 // Needs the local stack (PostgreSQL, Kafka): tools/stack/stack.sh up postgres kafka. --gateway-root runs the
 // gateway (its migrations and seed too) from another checkout, e.g. a worktree of an earlier commit.
@@ -41,6 +41,8 @@ const { values } = parseArgs({
   options: {
     levels: { type: 'string', default: '1,50,200' },
     rounds: { type: 'string', default: '3' },
+    /** At least this many streams per target and level: a level below it runs several batches a round. */
+    samples: { type: 'string', default: '30' },
     delays: { type: 'string', default: '0,150' },
     rate: { type: 'string', default: '50' },
     tokens: { type: 'string', default: '40' },
@@ -55,6 +57,7 @@ const numbers = (list: string) => list.split(',').map(Number);
 const levels = numbers(values.levels);
 const delays = numbers(values.delays);
 const rounds = Number(values.rounds);
+const samples = Number(values.samples);
 const gatewayRoot = path.resolve(values['gateway-root']);
 const gatewayWorkers = Number(values['gateway-workers']);
 const wanted = new Set(values.targets.split(',').concat('direct'));
@@ -156,9 +159,11 @@ async function main(): Promise<void> {
           for (const target of order) {
             const run = runs.get(target.name)!;
             const cpuBefore = target.pid ? treeCpuSeconds(target.pid) : 0;
-            const outcomes = await Promise.allSettled(
-              Array.from({ length: level }, (_, i) => target.stream(i)),
-            );
+            const outcomes: PromiseSettledResult<StreamTiming>[] = [];
+            for (let b = 0; b < Math.ceil(samples / (level * rounds)); b++)
+              outcomes.push(
+                ...(await Promise.allSettled(Array.from({ length: level }, (_, i) => target.stream(i)))),
+              );
             if (target.pid) run.cpu += treeCpuSeconds(target.pid) - cpuBefore;
             for (const outcome of outcomes) {
               if (outcome.status === 'fulfilled') run.timings.push(outcome.value);

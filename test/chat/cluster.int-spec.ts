@@ -137,6 +137,31 @@ describe('gateway processes sharing one database', () => {
     expect(after.done).toMatchObject({ content: 'ok then' });
   });
 
+  it('a resend reaching the other process while the reply streams joins it: one reply, every delta', async () => {
+    slowReply();
+    const { token, conversationId } = await userWithConversation();
+    const onA = await f.connect(token);
+    const before = f.replyRequests().length;
+    const { ack } = await startStreaming(onA, conversationId, 'again');
+    const onB = await f.connectTo(b.url, token);
+    const deltas: { index: number; delta: string }[] = [];
+    onB.on('message:delta', (event: { index: number; delta: string }) => deltas.push(event));
+    const done = new Promise<{ content: string; replyId: string }>((resolve) =>
+      onB.once('message:done', resolve),
+    );
+    const resent = await onB.emitWithAck('message:send', {
+      conversationId,
+      content: 'tell me a long story',
+      clientMessageId: 'again',
+    });
+    expect(resent).toEqual(ack);
+    expect(await done).toMatchObject({ replyId: ack.replyId, content: 'word '.repeat(120).trim() });
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(f.replyRequests().length - before).toBe(1);
+    const replies = await f.db.query('SELECT id FROM messages WHERE parent_id = $1', [ack.userMessageId]);
+    expect(replies).toEqual([{ id: ack.replyId }]);
+  });
+
   it('drops cached checkpoints and characters at once when another process changes them', async () => {
     const { token, conversationId } = await userWithConversation();
     const onB = await f.connectTo(b.url, token);

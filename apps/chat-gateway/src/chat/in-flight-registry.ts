@@ -74,6 +74,17 @@ export class InFlightRegistry {
     return { userMessageId, replyId: entry.replyId };
   }
 
+  /**
+   * For another process asking: the user's reply streaming here for this user message, with `sink` added when
+   * given (a socket connected there); undefined when there is none.
+   */
+  joinFor(userId: string, userMessageId: string, sink: TurnSink | undefined): TurnAck | undefined {
+    const entry = this.running.get(userMessageId);
+    if (!entry || entry.userId !== userId) return undefined;
+    if (sink) entry.sinks.push(sink);
+    return { userMessageId, replyId: entry.replyId };
+  }
+
   /** Adds a client to the reply streaming for a resend of this message (known by its clientMessageId), if one is. */
   joinResend(conversationId: string, clientMessageId: string, sink: TurnSink): TurnAck | undefined {
     for (const entry of this.running.values()) {

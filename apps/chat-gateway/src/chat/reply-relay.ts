@@ -1,10 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Namespace } from 'socket.io';
-import { InFlightRegistry, type ReplyInProgress } from './in-flight-registry';
+import { InFlightRegistry, type ReplyInProgress, type TurnAck } from './in-flight-registry';
 import type { TurnSink } from './turn-sink';
 
 const STOP = 'reply:stop';
 const RESUME = 'reply:resume';
+const JOIN = 'reply:join';
 
 interface StopRequest {
   userId: string;
@@ -17,8 +18,15 @@ interface ResumeRequest {
   socketId: string;
 }
 
+interface JoinRequest {
+  userId: string;
+  userMessageId: string;
+  /** The socket to attach, when the client is one. */
+  socketId: string | undefined;
+}
+
 /**
- * Stops and resumes for replies streaming in another gateway process, through socket.io's server-side events
+ * Stops, resumes and resends for replies streaming in another gateway process, through socket.io's server-side events
  * (PostgresIoAdapter): the process running the reply stops it, or attaches the resuming socket (by its id, which
  * reaches it wherever it is connected) and answers with the text so far. The state stays in InFlightRegistry.
  */
@@ -39,6 +47,30 @@ export class ReplyRelay {
       ({ userId, conversationId, socketId }: ResumeRequest, answer: (replies: ReplyInProgress[]) => void) =>
         answer(this.registry.resume(userId, conversationId, this.socketSink(namespace, socketId))),
     );
+    namespace.on(
+      JOIN,
+      ({ userId, userMessageId, socketId }: JoinRequest, answer: (ack: TurnAck | null) => void) =>
+        answer(
+          this.registry.joinFor(
+            userId,
+            userMessageId,
+            socketId ? this.socketSink(namespace, socketId) : undefined,
+          ) ?? null,
+        ),
+    );
+  }
+
+  /**
+   * The reply to this user message streaming in another process (a resend that reached another process than the
+   * send), with the socket attached to it when `socketId` is given; null when no process streams one.
+   */
+  async join(userId: string, userMessageId: string, socketId: string | undefined): Promise<TurnAck | null> {
+    const answers = await this.ask<TurnAck | null>(JOIN, {
+      userId,
+      userMessageId,
+      socketId,
+    } satisfies JoinRequest);
+    return answers.find((ack) => ack !== null) ?? null;
   }
 
   /** Stops the user's reply wherever it streams; false when no process has it. */

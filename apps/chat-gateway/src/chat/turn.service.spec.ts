@@ -98,13 +98,15 @@ describe('TurnService', () => {
   const streamer = { stream: jest.fn() };
   const recorder = { reply: jest.fn(), kept: jest.fn() };
   const router = { route: jest.fn() };
+  const relay = { stop: jest.fn(), resume: jest.fn(), join: jest.fn() };
   const checkpoint = { id: 'base', decoding: {}, contextTokens: 4096 };
   let turns: TurnService;
 
   beforeEach(async () => {
-    for (const mock of [repository, limits, slots, streamer, recorder, router]) {
+    for (const mock of [repository, limits, slots, streamer, recorder, router, relay]) {
       Object.values(mock).forEach((fn) => fn.mockReset());
     }
+    relay.join.mockResolvedValue(null);
     router.route.mockResolvedValue({ checkpoint, experimentId: null, armId: null });
     promptFor = () => [];
     recorder.reply.mockResolvedValue({
@@ -125,7 +127,7 @@ describe('TurnService', () => {
         },
         { provide: LimitsService, useValue: limits },
         { provide: StreamSlots, useValue: slots },
-        { provide: ReplyRelay, useValue: { stop: async () => false, resume: async () => [] } },
+        { provide: ReplyRelay, useValue: relay },
         { provide: ReplyStreamer, useValue: streamer },
         { provide: TurnRecorder, useValue: recorder },
         { provide: ExperimentRouter, useValue: router },
@@ -178,6 +180,37 @@ describe('TurnService', () => {
       expect.objectContaining({ replyId: ack.replyId, content: 'Hi Sam', checkpointId: 'base' }),
     ]);
     expect(events.done[0]).not.toHaveProperty('reasoning');
+  });
+
+  describe('a resend whose reply streams in another process', () => {
+    const stored = Object.assign(new MessageEntity(), {
+      id: 'r-9',
+      conversationId: CONVERSATION,
+      content: 'Hi from there',
+      status: 'complete',
+    });
+    beforeEach(() => {
+      repository.inputs.mockResolvedValueOnce(null).mockResolvedValueOnce(inputs('m-1', false));
+      relay.join.mockResolvedValue({ userMessageId: 'm-1', replyId: 'r-9' });
+    });
+
+    it('attaches a socket to that reply: no second reply', async () => {
+      const { sink } = collectingSink();
+      const ack = await send({ ...sink, key: 'socket-1' });
+      expect(ack).toEqual({ userMessageId: 'm-1', replyId: 'r-9' });
+      expect(relay.join).toHaveBeenCalledWith(USER, 'm-1', 'socket-1');
+      expect(streamer.stream).not.toHaveBeenCalled();
+    });
+
+    it('answers a client without a socket (SSE) with that reply once it is stored', async () => {
+      repository.latestReply.mockResolvedValueOnce(null).mockResolvedValue(stored);
+      const { sink, events, settled } = collectingSink();
+      const ack = await send(sink);
+      await settled;
+      expect(ack).toEqual({ userMessageId: 'm-1', replyId: 'r-9' });
+      expect(events.done).toEqual([expect.objectContaining({ replyId: 'r-9', content: 'Hi from there' })]);
+      expect(streamer.stream).not.toHaveBeenCalled();
+    });
   });
 
   it('answers a resend with the reply already given: no second turn, and the message is not counted twice', async () => {

@@ -100,9 +100,15 @@ export class TurnService {
     refusal: GateRefusal,
   ): Promise<TurnAck> {
     this.limits.refund(userId);
-    const limited = this.limits.refusal(refusal);
-    if (refusal.refused === 'too_many_streams') throw limited;
-    return this.resend(userId, input, sink, limited);
+    // A resend is still answered (its reply may be streaming in another process), but over the stream limit no
+    // reply is started for it.
+    return this.resend(
+      userId,
+      input,
+      sink,
+      this.limits.refusal(refusal),
+      refusal.refused !== 'too_many_streams',
+    );
   }
 
   /** Nothing was inserted (a resend, or not the user's conversation): the slot and token go back. */
@@ -198,25 +204,48 @@ export class TurnService {
   }
 
   /**
-   * A message stored before: its reply again, never a second turn (a failed one is retried). `notStored` is what
-   * the client gets when there is no such message.
+   * A message stored before: its reply again, never a second turn (a failed one is retried unless `mayStart` is
+   * false). `notStored` is what the client gets when there is no such message, or no reply to give.
    */
   private async resend(
     userId: string,
     input: SendMessageInput,
     sink: TurnSink,
     notStored: unknown,
+    mayStart = true,
   ): Promise<TurnAck> {
     const inputs = await this.repository.inputs(userId, { kind: 'stored', ...input }, HISTORY_LIMIT);
     if (!inputs) throw notStored;
     const message = inputs.userMessage;
-    const joined = this.registry.join(message.id, sink);
+    const joined =
+      this.registry.join(message.id, sink) ?? (await this.joinElsewhere(userId, message.id, sink));
     if (joined) return joined;
     const reply = await this.repository.latestReply(message.id);
-    if (!reply) return this.start(inputs, sink, false);
+    if (!reply) {
+      if (!mayStart) throw notStored;
+      return this.start(inputs, sink, false);
+    }
     // After the ack has gone out (a client matches done to the acked replyId).
     setImmediate(() => sink.done(storedReply(reply)));
     return { userMessageId: message.id, replyId: reply.id };
+  }
+
+  /**
+   * A resend that reached another process than its reply: a socket is attached to that reply (its deltas reach it
+   * through the adapter); a client without one (SSE) gets the reply once it is stored.
+   */
+  private async joinElsewhere(
+    userId: string,
+    userMessageId: string,
+    sink: TurnSink,
+  ): Promise<TurnAck | undefined> {
+    const ack = await this.relay.join(userId, userMessageId, sink.key);
+    if (!ack || sink.key) return ack ?? undefined;
+    const stored = await waitForReply(() => this.repository.latestReply(userMessageId));
+    if (!stored)
+      throw new RetryAfterException(503, 'reply_in_progress', 'Your message is still being answered', 1);
+    setImmediate(() => sink.done(storedReply(stored)));
+    return ack;
   }
 
   /** A new alternative reply (swipe) to the same user message; earlier alternatives are kept. */
@@ -329,4 +358,18 @@ function storedReply(reply: MessageEntity): TurnDone {
     latencyMs: { ttft: reply.ttftMs ?? 0, total: reply.totalMs ?? 0 },
     checkpointId: reply.checkpointId ?? '',
   };
+}
+
+/** Polls for a reply another process is streaming until it is stored, for at most `timeoutMs`. */
+async function waitForReply(
+  latest: () => Promise<MessageEntity | null>,
+  timeoutMs = 120_000,
+  everyMs = 250,
+): Promise<MessageEntity | null> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+    const reply = await latest();
+    if (reply) return reply;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return null;
 }

@@ -11,7 +11,11 @@ import { Semaphore } from './semaphore';
 
 export interface JudgeCall<T> {
   component: RewardComponent;
-  messages: ChatMessage[];
+  /**
+   * The prompt, built once the call has its slot: a batch queues thousands of calls at once, and prompts built
+   * up front would all stay in memory (and be copied by every garbage collection) until their turn comes.
+   */
+  messages: () => ChatMessage[];
   parse: (text: string) => Parsed<T>;
   /** The line appended to the request when the first answer could not be parsed. */
   correction: (detail: string) => string;
@@ -80,7 +84,7 @@ export class JudgeRunner implements OnApplicationShutdown {
   private async withRetries<T>(call: JudgeCall<T>): Promise<JudgeOutcome<T>> {
     const request = {
       model: this.model,
-      messages: call.messages,
+      messages: call.messages(),
       maxTokens: this.env.JUDGE_MAX_TOKENS,
       temperature: 0,
     };

@@ -62,7 +62,7 @@ export class ComponentJudges {
     const labels = empathyLabels(mode, config);
     const outcome = await this.judges.judge({
       component: 'empathy',
-      messages: empathyJudgeMessages({ history: turn.history, reply: turn.reply, reference }),
+      messages: () => empathyJudgeMessages({ history: turn.history, reply: turn.reply, reference }),
       parse: (text) => parseVerdict(text, labels),
       correction: correction(labels.join(', ')),
     });
@@ -83,7 +83,7 @@ export class ComponentJudges {
     const labels = humanlikeLabels(config);
     const outcome = await this.judges.judge({
       component: 'humanlike',
-      messages: humanlikeJudgeMessages({ history: turn.history, reply: turn.reply }),
+      messages: () => humanlikeJudgeMessages({ history: turn.history, reply: turn.reply }),
       parse: (text) => parseVerdict(text, labels),
       correction: correction(labels.join(', ')),
     });
@@ -110,12 +110,13 @@ export class ComponentJudges {
     const base = { component: 'live_emotion' as const, promptVersion: PROMPT_VERSIONS.live_emotion };
     const outcome = await this.judges.judge({
       component: 'live_emotion',
-      messages: emotionAnalyserMessages({
-        history: turn.history,
-        reply: turn.reply,
-        nextUserMessage,
-        currentScore: scoreBefore,
-      }),
+      messages: () =>
+        emotionAnalyserMessages({
+          history: turn.history,
+          reply: turn.reply,
+          nextUserMessage,
+          currentScore: scoreBefore,
+        }),
       parse: (text) => parseEmotionDelta(text, config.liveEmotion.maxDelta),
       correction: () =>
         'Your answer could not be read. End with one line "Change: <signed integer>", for example "Change: -3".',

@@ -1,0 +1,69 @@
+import { MetricsService } from '@echoloop/platform';
+import { Test } from '@nestjs/testing';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { labellerEnv } from '../env';
+import { LABELLER_ENV } from '../tokens';
+import { JudgeRunner } from './judge-runner';
+
+const answer = JSON.stringify({ choices: [{ message: { content: 'Verdict: 4' }, finish_reason: 'stop' }] });
+
+describe('JudgeRunner', () => {
+  it('builds a prompt only once its call has a slot, so queued calls hold no prompts', async () => {
+    const held: ServerResponse[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => held.push(res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const module = await Test.createTestingModule({
+      providers: [
+        JudgeRunner,
+        {
+          provide: LABELLER_ENV,
+          useValue: labellerEnv.parse({
+            DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db',
+            JUDGE_BASE_URL: `http://127.0.0.1:${port}/v1`,
+            JUDGE_CONCURRENCY: '1',
+          }),
+        },
+        {
+          provide: MetricsService,
+          useValue: {
+            histogram: () => ({ observe: () => undefined }),
+            counter: () => ({ inc: () => undefined }),
+          },
+        },
+      ],
+    }).compile();
+    const runner = module.get(JudgeRunner);
+    const built: string[] = [];
+    const call = (name: string) =>
+      runner.judge({
+        component: 'empathy',
+        messages: () => {
+          built.push(name);
+          return [{ role: 'user', content: name }];
+        },
+        parse: (text) => ({ ok: true, value: text }),
+        correction: () => 'again',
+      });
+
+    const first = call('first');
+    const second = call('second');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(built).toEqual(['first']);
+
+    held.shift()?.end(answer);
+    await first;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(built).toEqual(['first', 'second']);
+    held.shift()?.end(answer);
+    await expect(second).resolves.toMatchObject({ ok: true, value: 'Verdict: 4' });
+
+    runner.onApplicationShutdown();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+});

@@ -6,7 +6,7 @@
 // CPU during the ingest is given for the labeller, for this process (the test judge serving every judge call)
 // and for the whole machine (the rest is PostgreSQL, Kafka and anything else running).
 //
-//   npm run bench:labeller -- [--backlog 20000] [--rate 100] [--seconds 20]   (needs tools/stack/stack.sh up postgres kafka)
+//   npm run bench:labeller -- [--backlog 20000] [--rate 100] [--seconds 20] [--sampling 1]   (needs tools/stack/stack.sh up postgres kafka)
 import { chatTurnCompletedV1, createEvent } from '@echoloop/contracts';
 import { dataSourceOptions } from '@echoloop/persistence';
 import { encodeEvent, EventPublisher } from '@echoloop/platform';
@@ -34,17 +34,25 @@ const { values } = parseArgs({
     backlog: { type: 'string', default: '20000' },
     rate: { type: 'string', default: '100' },
     seconds: { type: 'string', default: '20' },
+    // The share of turns the judges see (0: the Kafka and PostgreSQL path alone, every judged label skipped).
+    sampling: { type: 'string', default: '1' },
   },
 });
 const BACKLOG = Number(values.backlog);
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
+const SAMPLING = Number(values.sampling);
 
 type Turn = ReturnType<typeof turnPayload>;
 
+/** Undone in reverse order when the bench ends, however it ends (a labeller that fails to start included). */
+const cleanup: (() => Promise<unknown>)[] = [];
+
 async function main(): Promise<void> {
   const database = await createTestDatabase('bench_labeller');
+  cleanup.push(() => database.drop());
   const db = await new DataSource(dataSourceOptions({ url: database.url })).initialize();
+  cleanup.push(() => db.destroy());
   await db.runMigrations();
   const judge = await startFakeVllm({
     model: 'judge',
@@ -54,100 +62,101 @@ async function main(): Promise<void> {
       { when: { systemIncludes: 'emotional state' }, reply: 'Fine.\nChange: +1' },
     ]),
   });
+  cleanup.push(() => judge.close());
   const labeller = await startApp('reward-labeller', {
     DATABASE_URL: database.url,
     LABELLER_GROUP_ID: uniqueName('bench'),
     JUDGE_BASE_URL: judge.url,
     JUDGE_MODEL: 'judge',
     JUDGE_CONCURRENCY: '32',
+    ...(SAMPLING !== 1 && {
+      REWARD_CONFIG: JSON.stringify({
+        version: `bench-sampling-${SAMPLING}`,
+        sampling: { empathy: SAMPLING, humanlike: SAMPLING, live_emotion: SAMPLING },
+      }),
+    }),
   });
+  cleanup.push(() => labeller.stop());
   const pid = Number(
     execFileSync('pgrep', ['-f', '-n', 'apps/reward-labeller/src/main.ts']).toString().trim(),
   );
   const publisher = new EventPublisher(testKafka('bench-labeller'));
-  try {
-    const seed = await seedUser(db);
-    // Wait for the new group to work through the topic's history before measuring.
-    await waitFor(async () => (await lagOf(labeller.url)) === 0, {
-      timeoutMs: 300_000,
-      what: 'the labeller to catch up',
-    });
+  cleanup.push(() => publisher.disconnect());
+  const seed = await seedUser(db);
+  // Wait for the new group to work through the topic's history before measuring.
+  await waitFor(async () => (await lagOf(labeller.url)) === 0, {
+    timeoutMs: 300_000,
+    what: 'the labeller to catch up',
+  });
 
-    const backlog = await createTurns(db, seed, BACKLOG);
-    const cpuBefore = pid ? cpuSeconds(pid) : 0;
-    const benchCpuBefore = process.cpuUsage();
-    const machineCpuBefore = machineCpuSeconds();
-    const started = performance.now();
-    for (let i = 0; i < backlog.length; i += 500) await publish(publisher, backlog.slice(i, i + 500));
-    await waitFor(async () => (await labelledCount(db)) >= BACKLOG, {
-      timeoutMs: 600_000,
-      intervalMs: 200,
-      what: 'the backlog to be labelled',
-    });
-    const seconds = (performance.now() - started) / 1_000;
-    const benchCpu = process.cpuUsage(benchCpuBefore);
-    const ingest = {
-      turns: BACKLOG,
-      seconds: Math.round(seconds * 10) / 10,
-      turnsPerSecond: Math.round(BACKLOG / seconds),
-      labellerCpuSeconds: pid ? Math.round((cpuSeconds(pid) - cpuBefore) * 10) / 10 : null,
-      judgeAndBenchCpuSeconds: Math.round((benchCpu.user + benchCpu.system) / 100_000) / 10,
-      machineCpuSeconds: Math.round((machineCpuSeconds() - machineCpuBefore) * 10) / 10,
-    };
+  const backlog = await createTurns(db, seed, BACKLOG);
+  const cpuBefore = pid ? cpuSeconds(pid) : 0;
+  const benchCpuBefore = process.cpuUsage();
+  const machineCpuBefore = machineCpuSeconds();
+  const started = performance.now();
+  for (let i = 0; i < backlog.length; i += 500) await publish(publisher, backlog.slice(i, i + 500));
+  await waitFor(async () => (await labelledCount(db)) >= BACKLOG, {
+    timeoutMs: 600_000,
+    intervalMs: 200,
+    what: 'the backlog to be labelled',
+  });
+  const seconds = (performance.now() - started) / 1_000;
+  const benchCpu = process.cpuUsage(benchCpuBefore);
+  const ingest = {
+    turns: BACKLOG,
+    seconds: Math.round(seconds * 10) / 10,
+    turnsPerSecond: Math.round(BACKLOG / seconds),
+    labellerCpuSeconds: pid ? Math.round((cpuSeconds(pid) - cpuBefore) * 10) / 10 : null,
+    judgeAndBenchCpuSeconds: Math.round((benchCpu.user + benchCpu.system) / 100_000) / 10,
+    machineCpuSeconds: Math.round((machineCpuSeconds() - machineCpuBefore) * 10) / 10,
+  };
 
-    const steady = await createTurns(db, seed, RATE * SECONDS);
-    const sentAt = new Map<string, number>();
-    const tick = 100;
-    const perTick = Math.max(1, Math.round((RATE * tick) / 1_000));
-    const t0 = Date.now();
-    for (let i = 0; i < steady.length; i += perTick) {
-      const due = t0 + (i / perTick) * tick;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
-      const slice = steady.slice(i, i + perTick);
-      const now = Date.now();
-      for (const turn of slice) sentAt.set(turn.turnId, now);
-      await publish(publisher, slice);
-    }
-    await waitFor(async () => (await labelledCount(db)) >= BACKLOG + steady.length, {
-      timeoutMs: 300_000,
-      intervalMs: 200,
-      what: 'the steady turns to be labelled',
-    });
-    const rows = (await db.query(
-      `SELECT turn_id, extract(epoch FROM max(created_at)) * 1000 AS at FROM reward_labels
-       WHERE turn_id = ANY($1) AND component IN ('empathy', 'humanlike') GROUP BY turn_id`,
-      [steady.map((t) => t.turnId)],
-    )) as { turn_id: string; at: string }[];
-    const lags = rows.map((r) => Number(r.at) - (sentAt.get(r.turn_id) ?? Number(r.at)));
-    const lag = { rate: RATE, seconds: SECONDS, ms: summarize(lags) };
-
-    const report = {
-      date: new Date().toISOString(),
-      judge: 'vLLM-compatible test server, unpaced',
-      ingest,
-      lag,
-    };
-    process.stdout.write(
-      [
-        '| measure | value |',
-        '|---|---|',
-        `| backlog ingest | ${ingest.turns} turns in ${ingest.seconds} s = ${ingest.turnsPerSecond} turns/s |`,
-        `| CPU during ingest: labeller / test judge + bench / whole machine | ${ingest.labellerCpuSeconds ?? 'n/a'} s / ${ingest.judgeAndBenchCpuSeconds} s / ${ingest.machineCpuSeconds} s (${cpus().length} cores) |`,
-        `| turn → label lag at ${RATE} turns/s | p50 ${lag.ms.p50} ms, p99 ${lag.ms.p99} ms (n=${lag.ms.n}) |`,
-        '',
-      ].join('\n'),
-    );
-    const out = path.join(ROOT, 'bench/results/labeller-throughput.json');
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, JSON.stringify(report, null, 2));
-    process.stdout.write(`${JSON.stringify(report)}\n`);
-  } finally {
-    await publisher.disconnect();
-    await labeller.stop();
-    await judge.close();
-    await db.destroy();
-    await database.drop();
+  const steady = await createTurns(db, seed, RATE * SECONDS);
+  const sentAt = new Map<string, number>();
+  const tick = 100;
+  const perTick = Math.max(1, Math.round((RATE * tick) / 1_000));
+  const t0 = Date.now();
+  for (let i = 0; i < steady.length; i += perTick) {
+    const due = t0 + (i / perTick) * tick;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
+    const slice = steady.slice(i, i + perTick);
+    const now = Date.now();
+    for (const turn of slice) sentAt.set(turn.turnId, now);
+    await publish(publisher, slice);
   }
+  await waitFor(async () => (await labelledCount(db)) >= BACKLOG + steady.length, {
+    timeoutMs: 300_000,
+    intervalMs: 200,
+    what: 'the steady turns to be labelled',
+  });
+  const rows = (await db.query(
+    `SELECT turn_id, extract(epoch FROM max(created_at)) * 1000 AS at FROM reward_labels
+     WHERE turn_id = ANY($1) AND component IN ('empathy', 'humanlike') GROUP BY turn_id`,
+    [steady.map((t) => t.turnId)],
+  )) as { turn_id: string; at: string }[];
+  const lags = rows.map((r) => Number(r.at) - (sentAt.get(r.turn_id) ?? Number(r.at)));
+  const lag = { rate: RATE, seconds: SECONDS, ms: summarize(lags) };
+
+  const report = {
+    date: new Date().toISOString(),
+    judge: 'vLLM-compatible test server, unpaced',
+    ingest,
+    lag,
+  };
+  process.stdout.write(
+    [
+      '| measure | value |',
+      '|---|---|',
+      `| backlog ingest | ${ingest.turns} turns in ${ingest.seconds} s = ${ingest.turnsPerSecond} turns/s |`,
+      `| CPU during ingest: labeller / test judge + bench / whole machine | ${ingest.labellerCpuSeconds ?? 'n/a'} s / ${ingest.judgeAndBenchCpuSeconds} s / ${ingest.machineCpuSeconds} s (${cpus().length} cores) |`,
+      `| turn → label lag at ${RATE} turns/s | p50 ${lag.ms.p50} ms, p99 ${lag.ms.p99} ms (n=${lag.ms.n}) |`,
+      '',
+    ].join('\n'),
+  );
+  const out = path.join(ROOT, 'bench/results/labeller-throughput.json');
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(report, null, 2));
+  process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
 async function seedUser(db: DataSource) {
@@ -262,7 +271,11 @@ function machineCpuSeconds(): number {
   return (user + nice + system + irq + softirq) / 100;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exitCode = 1;
-});
+main()
+  .catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    for (const undo of cleanup.reverse()) await undo().catch(() => undefined);
+  });

@@ -49,7 +49,10 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
         contract: chatTurnCompletedV1,
         handleBatch: async (events) => {
           await labeller.onTurns(events.map((e) => e.payload));
-          for (const { payload } of events) this.received.inc({ checkpoint: payload.checkpointId });
+          const perCheckpoint = new Map<string, number>();
+          for (const { payload } of events)
+            perCheckpoint.set(payload.checkpointId, (perCheckpoint.get(payload.checkpointId) ?? 0) + 1);
+          for (const [checkpoint, turns] of perCheckpoint) this.received.inc({ checkpoint }, turns);
         },
         // A new labeller group labels the whole retained history, not just what arrives after it joins.
         fromBeginning: true,

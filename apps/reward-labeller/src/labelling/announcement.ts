@@ -1,13 +1,14 @@
 import { createEvent, type EventOf, rewardTurnLabelledV1 } from '@echoloop/contracts';
-import type { RewardLabelEntity, RewardTurnEntity } from '@echoloop/persistence';
+import type { RewardTurnEntity } from '@echoloop/persistence';
 import { compositeReward, type RewardComponent, type RewardConfig } from '@echoloop/rewards';
+import type { StoredLabel } from './stored-label';
 
 const SERVICE = 'reward-labeller';
 
 export type Composite = ReturnType<typeof compositeReward> | null;
 
 /** The composite over a turn's labelled components (null when none is labelled). */
-export function compositeOf(labels: readonly RewardLabelEntity[], config: RewardConfig): Composite {
+export function compositeOf(labels: readonly StoredLabel[], config: RewardConfig): Composite {
   const values: Partial<Record<RewardComponent, number>> = {};
   for (const l of labels)
     if (l.status === 'labelled' && l.value !== null) values[l.component as RewardComponent] = l.value;
@@ -18,7 +19,7 @@ export function compositeOf(labels: readonly RewardLabelEntity[], config: Reward
 export function turnLabelledEvent(
   turn: RewardTurnEntity,
   version: string,
-  labels: readonly RewardLabelEntity[],
+  labels: readonly StoredLabel[],
   composite: Composite,
 ): EventOf<typeof rewardTurnLabelledV1> {
   const emotion = labels.find((l) => l.component === 'live_emotion')?.details?.['scoreAfter'];

@@ -1,7 +1,8 @@
 import { type ExperimentMetric, isExperimentMetric } from '@echoloop/experiments';
-import type { RewardLabelEntity, RewardTurnEntity } from '@echoloop/persistence';
+import type { RewardTurnEntity } from '@echoloop/persistence';
 import type { EntityManager } from 'typeorm';
 import type { TurnPayload } from './label-store';
+import type { StoredLabel } from './stored-label';
 
 /** Per-turn values of the experiment metrics (names from the one registry, EXPERIMENT_METRICS). */
 export type MetricValues = Partial<Record<ExperimentMetric, number>>;
@@ -9,7 +10,7 @@ export type MetricValues = Partial<Record<ExperimentMetric, number>>;
 /** A finished turn's per-turn values for the experiment metrics. */
 export function experimentValues(
   turn: RewardTurnEntity,
-  labels: readonly RewardLabelEntity[],
+  labels: readonly StoredLabel[],
   composite: number | null,
 ): MetricValues {
   const payload = turn.turn as unknown as TurnPayload;

@@ -1,14 +1,15 @@
 import { rewardTurnLabelledV1 } from '@echoloop/contracts';
-import { RewardLabelEntity, RewardTurnEntity, type TurnSignals } from '@echoloop/persistence';
+import type { RewardTurnEntity, TurnSignals } from '@echoloop/persistence';
 import { eventHeaders, OutboxRelay } from '@echoloop/platform';
 import type { RewardComponent, RewardConfig } from '@echoloop/rewards';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager, In } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { compositeOf, turnLabelledEvent } from './announcement';
 import { experimentValues, perTurnUpdates, projectTurn, userLevelUpdates } from './experiment-projection';
 import type { LabelDraft } from './label-draft';
 import type { TurnPayload } from './label-store';
+import type { StoredLabel } from './stored-label';
 
 /** A label to store, with the turn it belongs to. */
 export interface TurnLabel {
@@ -134,15 +135,27 @@ export class LabelBatchStore {
     return labels.filter((l) => inserted.has(`${l.turnId} ${l.draft.component}`));
   }
 
-  /** The turns of these conversations that this version has not finished, newest first. */
-  unfinishedIn(conversationIds: readonly string[], version: string): Promise<RewardTurnEntity[]> {
-    return this.db
-      .getRepository(RewardTurnEntity)
-      .createQueryBuilder('t')
-      .where('t.conversation_id IN (:...conversationIds)', { conversationIds })
-      .andWhere('NOT (:version = ANY(t.labelled_versions))', { version })
-      .orderBy('t.replied_at', 'DESC')
-      .getMany();
+  /**
+   * The turns of these conversations that this version has not finished, newest first. The payloads of the turns
+   * in `known` (the batch at hand, as recorded) are taken from it rather than read back.
+   */
+  async unfinishedIn(
+    conversationIds: readonly string[],
+    version: string,
+    known: ReadonlyMap<string, TurnPayload> = new Map(),
+  ): Promise<RewardTurnEntity[]> {
+    const rows = (await this.db.query(
+      `SELECT turn_id AS "turnId", conversation_id AS "conversationId", user_id AS "userId",
+         user_message_id AS "userMessageId", checkpoint_id AS "checkpointId", experiment_id AS "experimentId",
+         arm_id AS "armId", CASE WHEN turn_id = ANY($3::uuid[]) THEN NULL ELSE turn END AS turn,
+         replied_at AS "repliedAt", signals, labelled_versions AS "labelledVersions", created_at AS "createdAt"
+       FROM reward_turns
+       WHERE conversation_id = ANY($1::uuid[]) AND NOT ($2 = ANY(labelled_versions))
+       ORDER BY replied_at DESC`,
+      [conversationIds, version, [...known.keys()]],
+    )) as RewardTurnEntity[];
+    for (const row of rows) row.turn ??= known.get(row.turnId) as unknown as RewardTurnEntity['turn'];
+    return rows;
   }
 
   /** The conversations' live emotion scores for this version (absent: none stored yet). */
@@ -225,11 +238,7 @@ export class LabelBatchStore {
       version,
       tx,
     );
-    const labels = await tx
-      .getRepository(RewardLabelEntity)
-      .findBy({ turnId: In([...claimed]), labellerVersion: version });
-    const byTurn = new Map<string, RewardLabelEntity[]>();
-    for (const l of labels) byTurn.set(l.turnId, [...(byTurn.get(l.turnId) ?? []), l]);
+    const byTurn = await storedLabels(tx, [...claimed], version);
     const events = [];
     for (const { turn } of finishing) {
       const own = byTurn.get(turn.turnId) ?? [];
@@ -247,14 +256,42 @@ export class LabelBatchStore {
        FROM jsonb_array_elements($1::jsonb) e`,
       [
         JSON.stringify(
-          events.map(({ key, event }) => {
-            const valid = rewardTurnLabelledV1.schema.parse(event);
-            return { eventId: valid.eventId, key, payload: valid, headers: eventHeaders(valid) };
-          }),
+          // Validated already: createEvent parses what it makes.
+          events.map(({ key, event }) => ({
+            eventId: event.eventId,
+            key,
+            payload: event,
+            headers: eventHeaders(event),
+          })),
         ),
         rewardTurnLabelledV1.topic,
       ],
     );
     return inserted;
   }
+}
+
+/**
+ * The turns' labels under this version, in the order they were stored, with only what announcing and projecting
+ * them reads (no raw judge output; details only of the live emotion, whose score and delta they carry).
+ */
+async function storedLabels(
+  tx: EntityManager,
+  turnIds: readonly string[],
+  version: string,
+): Promise<Map<string, StoredLabel[]>> {
+  const rows = (await tx.query(
+    `SELECT turn_id, component, status, value, label, judge_model AS "judgeModel",
+       prompt_version AS "promptVersion", error,
+       CASE WHEN component = 'live_emotion' THEN details END AS details
+     FROM reward_labels WHERE turn_id = ANY($1::uuid[]) AND labeller_version = $2 ORDER BY id`,
+    [turnIds, version],
+  )) as (StoredLabel & { turn_id: string })[];
+  const byTurn = new Map<string, StoredLabel[]>();
+  for (const { turn_id, ...label } of rows) {
+    const own = byTurn.get(turn_id);
+    if (own) own.push(label);
+    else byTurn.set(turn_id, [label]);
+  }
+  return byTurn;
 }

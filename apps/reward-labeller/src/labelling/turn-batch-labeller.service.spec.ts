@@ -136,6 +136,7 @@ function conversation() {
 async function setUp() {
   const store = new MemoryBatchStore();
   const judgeCalls: string[] = [];
+  const counted: { labels: Record<string, string>; by: number }[] = [];
   const runner = {
     model: 'judge',
     judge: async <T>(call: JudgeCall<T>) => {
@@ -153,10 +154,17 @@ async function setUp() {
       { provide: JudgeRunner, useValue: runner },
       { provide: LabelBatchStore, useValue: store },
       { provide: TurnLabeller, useValue: { version: VERSION, config: DEFAULT_REWARD_CONFIG } },
-      { provide: MetricsService, useValue: { counter: () => ({ inc: () => undefined }) } },
+      {
+        provide: MetricsService,
+        useValue: {
+          counter: () => ({
+            inc: (labels: Record<string, string>, by = 1) => counted.push({ labels, by }),
+          }),
+        },
+      },
     ],
   }).compile();
-  return { labeller: module.get(TurnBatchLabeller), store, judgeCalls };
+  return { labeller: module.get(TurnBatchLabeller), store, judgeCalls, counted };
 }
 
 const components = (store: MemoryBatchStore, turnId: string) =>
@@ -211,6 +219,23 @@ describe('TurnBatchLabeller', () => {
     expect(store.announced).toHaveLength(2);
     expect(saveLabels.mock.results.length).toBeGreaterThan(0);
     for (const result of saveLabels.mock.results) await expect(result.value).resolves.toEqual([]);
+  });
+
+  it('counts the labels it stored once per component and status, not once per label', async () => {
+    const { labeller, counted } = await setUp();
+    const say = conversation();
+
+    await labeller.onTurns([say('one'), say('two'), say('three')]);
+
+    expect(counted).toEqual(
+      expect.arrayContaining([
+        { labels: { component: 'empathy', status: 'labelled' }, by: 3 },
+        { labels: { component: 'humanlike', status: 'labelled' }, by: 3 },
+        { labels: { component: 'live_emotion', status: 'labelled' }, by: 2 },
+        { labels: { component: 'implicit', status: 'labelled' }, by: 2 },
+      ]),
+    );
+    expect(counted).toHaveLength(4);
   });
 
   it('a regenerated reply is the one answered: the passed-over alternative is finished as not kept', async () => {

@@ -79,14 +79,13 @@ export class TurnBatchLabeller {
   /** The turns each new user message answers, planned conversation by conversation. */
   private async planFinishes(turns: readonly TurnPayload[]): Promise<FinishPlan> {
     const { version, config } = this.labeller;
-    const conversations = new Map<string, TurnPayload[]>();
-    for (const t of turns)
-      conversations.set(t.conversationId, [...(conversations.get(t.conversationId) ?? []), t]);
+    const conversations = groupBy(turns, (t) => t.conversationId);
     const ids = [...conversations.keys()];
     const [unfinished, scores] = await Promise.all([
-      this.store.unfinishedIn(ids, version),
+      this.store.unfinishedIn(ids, version, new Map(turns.map((t) => [t.turnId, t]))),
       this.store.emotionScores(ids, version),
     ]);
+    const unfinishedBy = groupBy(unfinished, (t) => t.conversationId);
     const stored = await this.store.storedComponents(
       unfinished.map((t) => t.turnId),
       version,
@@ -95,7 +94,7 @@ export class TurnBatchLabeller {
     const steps = await Promise.all(
       [...conversations].map(([id, inOrder]) =>
         this.planConversation(inOrder, {
-          unfinished: unfinished.filter((t) => t.conversationId === id),
+          unfinished: unfinishedBy.get(id) ?? [],
           stored,
           score: scores.get(id) ?? config.liveEmotion.startScore,
           signals,
@@ -180,9 +179,28 @@ export class TurnBatchLabeller {
     );
   }
 
+  /** One increment per component and status, not per label. */
   private count(inserted: readonly TurnLabel[]): void {
-    for (const { draft } of inserted) this.labels.inc({ component: draft.component, status: draft.status });
+    const counts = new Map<string, { component: string; status: string; labels: number }>();
+    for (const { draft } of inserted) {
+      const key = `${draft.component} ${draft.status}`;
+      const entry = counts.get(key) ?? { component: draft.component, status: draft.status, labels: 0 };
+      entry.labels += 1;
+      counts.set(key, entry);
+    }
+    for (const { component, status, labels } of counts.values())
+      this.labels.inc({ component, status }, labels);
   }
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
 }
 
 /** Of each user message's turns in the batch, the last to arrive: every other alternative was regenerated. */

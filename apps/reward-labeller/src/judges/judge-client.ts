@@ -2,8 +2,10 @@ import {
   type ChatCompletionText,
   type ChatRequest,
   CircuitBreaker,
+  connectionError,
   type CircuitBreakerOptions,
   ModelError,
+  modelErrorForStatus,
 } from '@echoloop/llm';
 import http from 'node:http';
 import https from 'node:https';
@@ -56,12 +58,12 @@ export class JudgeClient {
           ...(request.responseFormat && { response_format: request.responseFormat }),
         }),
       );
-      if (status >= 400) throw statusError(status, text);
+      if (status >= 400) throw modelErrorForStatus(status, text);
       const completion = readCompletion(text);
       lease.succeed();
       return completion;
     } catch (error) {
-      const failure = error instanceof ModelError ? error : toModelError(error);
+      const failure = connectionError(error);
       if (failure.code === 'model_rejected') lease.release();
       else lease.fail();
       throw failure;
@@ -122,22 +124,4 @@ function readCompletion(text: string): ChatCompletionText {
       ? { promptTokens: body.usage.prompt_tokens, completionTokens: body.usage.completion_tokens }
       : null,
   };
-}
-
-/** The server's own error message (OpenAI error body), never the request. */
-function statusError(status: number, text: string): ModelError {
-  let message = `judge answered ${status}`;
-  try {
-    const detail = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
-    if (typeof detail === 'string') message = `${status} ${detail}`;
-  } catch {
-    // not JSON: the status says enough
-  }
-  const retryable = status >= 500 || status === 429 || status === 408;
-  return new ModelError(retryable ? 'model_unavailable' : 'model_rejected', message, retryable, status);
-}
-
-function toModelError(error: unknown): ModelError {
-  const message = error instanceof Error ? error.message : String(error);
-  return new ModelError('model_unavailable', message, true);
 }

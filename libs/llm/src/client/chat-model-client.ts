@@ -1,7 +1,7 @@
 import type { ChatMessage, FinishReason, ResponseFormat } from '@echoloop/openai-compat';
 import { ChatCompletionsTransport } from './chat-completions-transport';
 import { CircuitBreaker, type BreakerLease, type CircuitBreakerOptions } from './circuit-breaker';
-import { ModelError } from './model-errors';
+import { connectionError, ModelError } from './model-errors';
 
 export interface ModelEndpoint {
   /** OpenAI-compatible base URL ending in /v1 (a vLLM server). */
@@ -98,7 +98,7 @@ export class ChatModelClient {
         }
         return;
       } catch (error) {
-        const failure = error instanceof ModelError ? error : toModelError(error);
+        const failure = connectionError(error);
         if (failure.code === 'cancelled' || failure.code === 'model_rejected') lease.release();
         else lease.fail();
         if (failure.code === 'cancelled') throw failure;
@@ -216,12 +216,6 @@ export class ChatModelClient {
       controller.abort();
     }
   }
-}
-
-/** A connection that failed (refused, reset, or dropped mid-answer): the user may try again. */
-function toModelError(error: unknown): ModelError {
-  const message = error instanceof Error ? error.message : String(error);
-  return new ModelError('model_unavailable', message, true);
 }
 
 /** A streamed chunk as any OpenAI-compatible server may send it (fields absent where ours always has them). */

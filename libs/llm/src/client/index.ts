@@ -9,7 +9,7 @@ export {
 } from './chat-model-client';
 export { CircuitBreaker, type BreakerLease, type CircuitBreakerOptions } from './circuit-breaker';
 export { ChatCompletionsTransport } from './chat-completions-transport';
-export { ModelError, modelErrorForStatus, type ModelErrorCode } from './model-errors';
+export { connectionError, ModelError, modelErrorForStatus, type ModelErrorCode } from './model-errors';
 export {
   completeStructured,
   type Parsed,

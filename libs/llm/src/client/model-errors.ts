@@ -25,11 +25,22 @@ export class ModelError extends Error {
 export function modelErrorForStatus(status: number, body: string): ModelError {
   let message = `the model server answered ${status}`;
   try {
-    const error = parseErrorResponse(JSON.parse(body));
-    if (error) message = `${status} ${error.message}`;
+    const parsed: unknown = JSON.parse(body);
+    // vLLM's shapes, or any `{"error": {"message": ...}}` a proxy in front of it sends.
+    const detail =
+      parseErrorResponse(parsed)?.message ??
+      (parsed as { error?: { message?: unknown } } | null)?.error?.message;
+    if (typeof detail === 'string') message = `${status} ${detail}`;
   } catch {
     // not JSON: the status says enough
   }
   const retryable = status >= 500 || status === 429 || status === 408;
   return new ModelError(retryable ? 'model_unavailable' : 'model_rejected', message, retryable, status);
+}
+
+/** A request that failed on the way (refused, reset, dropped mid-answer, timed out by a deadline): retryable. */
+export function connectionError(error: unknown): ModelError {
+  if (error instanceof ModelError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ModelError('model_unavailable', message, true);
 }

@@ -1,14 +1,12 @@
 import {
+  ChatCompletionsTransport,
   type ChatCompletionText,
   type ChatRequest,
   CircuitBreaker,
   connectionError,
   type CircuitBreakerOptions,
   ModelError,
-  modelErrorForStatus,
 } from '@echoloop/llm';
-import http from 'node:http';
-import https from 'node:https';
 
 export interface JudgeClientOptions {
   /** OpenAI-compatible base URL ending in /v1. */
@@ -27,28 +25,26 @@ interface CompletionBody {
 }
 
 /**
- * Non-streaming chat completions for the judges: one plain JSON request and answer over kept-alive sockets (a
- * judge's verdict is read whole, so streaming it token by token only costs). Failures surface as ModelError with
- * the codes ChatModelClient uses, behind the same circuit breaker.
+ * Non-streaming chat completions for the judges, over the chat client's transport (a judge's verdict is read
+ * whole, so streaming it token by token only costs). Failures surface as ModelError with the codes
+ * ChatModelClient uses, behind the same circuit breaker.
  */
 export class JudgeClient {
-  private readonly url: URL;
-  private readonly agent: http.Agent;
+  private readonly transport: ChatCompletionsTransport;
   private readonly breaker: CircuitBreaker;
 
   constructor(private readonly options: JudgeClientOptions) {
-    this.url = new URL(`${options.baseUrl.replace(/\/$/, '')}/chat/completions`);
-    const Agent = this.url.protocol === 'https:' ? https.Agent : http.Agent;
-    this.agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets });
+    this.transport = new ChatCompletionsTransport(options, { maxSockets: options.maxSockets });
     this.breaker = new CircuitBreaker(options.breaker);
   }
 
   async complete(request: ChatRequest): Promise<ChatCompletionText> {
     const lease = this.breaker.acquire();
     if (!lease) throw new ModelError('model_unavailable', 'the judge endpoint is failing', true);
+    const deadline = AbortSignal.timeout(this.options.timeoutMs);
     try {
-      const { status, text } = await this.post(
-        JSON.stringify({
+      const text = await this.transport.complete(
+        {
           model: request.model,
           messages: request.messages,
           stream: false,
@@ -56,14 +52,16 @@ export class JudgeClient {
           ...(request.temperature !== undefined && { temperature: request.temperature }),
           ...(request.stop?.length && { stop: request.stop }),
           ...(request.responseFormat && { response_format: request.responseFormat }),
-        }),
+        },
+        deadline,
       );
-      if (status >= 400) throw modelErrorForStatus(status, text);
       const completion = readCompletion(text);
       lease.succeed();
       return completion;
     } catch (error) {
-      const failure = connectionError(error);
+      const failure = deadline.aborted
+        ? new ModelError('model_timeout', `no answer within ${this.options.timeoutMs} ms`, true)
+        : connectionError(error);
       if (failure.code === 'model_rejected') lease.release();
       else lease.fail();
       throw failure;
@@ -73,38 +71,7 @@ export class JudgeClient {
   }
 
   close(): void {
-    this.agent.destroy();
-  }
-
-  private post(body: string): Promise<{ status: number; text: string }> {
-    const send = this.url.protocol === 'https:' ? https.request : http.request;
-    return new Promise((resolve, reject) => {
-      const req = send(
-        this.url,
-        {
-          method: 'POST',
-          agent: this.agent,
-          headers: {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-            authorization: `Bearer ${this.options.apiKey}`,
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-          );
-          res.on('error', reject);
-        },
-      );
-      req.setTimeout(this.options.timeoutMs, () =>
-        req.destroy(new ModelError('model_timeout', `no answer within ${this.options.timeoutMs} ms`, true)),
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+    this.transport.close();
   }
 }
 

@@ -117,6 +117,28 @@ describe('ChatCompletionsTransport', () => {
     expect(error).toMatchObject({ code: 'model_unavailable', status: 502 });
     expect((error as Error).message).not.toContain('html');
   });
+
+  it('reads a whole answer, asking for JSON, over one kept-alive connection; an error answer fails the same way', async () => {
+    let status = 200;
+    const accepted: (string | undefined)[] = [];
+    const s = await serve((req, res) => {
+      accepted.push(req.headers.accept);
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(status === 200 ? '{"choices":[]}' : '{"error":{"message":"no such model"}}');
+    });
+    servers.push(s);
+    const transport = open(s.url);
+    const signal = new AbortController().signal;
+    expect(await transport.complete({ model: 'm', stream: false }, signal)).toBe('{"choices":[]}');
+    expect(await transport.complete({ model: 'm', stream: false }, signal)).toBe('{"choices":[]}');
+    expect(accepted).toEqual(['application/json', 'application/json']);
+    expect(s.connections()).toBe(1);
+    status = 404;
+    await expect(transport.complete({ model: 'x' }, signal)).rejects.toMatchObject({
+      code: 'model_rejected',
+      message: '404 no such model',
+    });
+  });
 });
 
 describe('ChatModelClient over a server that is not ours', () => {

@@ -165,6 +165,34 @@ describe('outbox relay on PostgreSQL and Kafka', () => {
     expect(JSON.parse(String(message?.value))).toEqual(event);
   });
 
+  it('publishes with one relay at a time: a second relay finds the first at work and publishes nothing', async () => {
+    const contract = await freshContract();
+    const events = [turn(contract, randomUUID()), turn(contract, randomUUID())];
+    await dataSource.transaction(async (tx) => {
+      for (const event of events) await enqueueEvent(tx, contract, event, event.payload.conversationId);
+    });
+    // The first relay is held inside its Kafka send, with its batch read and its lock taken.
+    let sending!: () => void;
+    const sendStarted = new Promise<void>((resolve) => (sending = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held = Object.assign(Object.create(publisher) as EventPublisher, {
+      sendBatch: async (batch: Parameters<EventPublisher['sendBatch']>[0]) => {
+        sending();
+        await released;
+        return publisher.sendBatch(batch);
+      },
+    });
+    const first = relay(held).relayOnce();
+    await sendStarted;
+    expect(await relay().relayOnce()).toBe(0);
+    release();
+    expect(await first).toBe(2);
+    expect(await relay().relayOnce()).toBe(0);
+    const messages = await readTopic(kafka, contract.topic, 2);
+    expect(messages.map((m) => JSON.parse(String(m.value)).eventId)).toEqual(events.map((e) => e.eventId));
+  });
+
   it('rejects an invalid event at write time, so it never reaches the outbox', async () => {
     const contract = await freshContract();
     const bad = { ...turn(contract, randomUUID()), payload: { turnId: 'nope' } };

@@ -118,26 +118,30 @@ export class OutboxRelay {
 
   /** Publishes one batch; returns how many rows were published (0 when idle or another relay holds the lock). */
   async relayOnce(): Promise<number> {
+    return (await this.relayBatch()).published;
+  }
+
+  /** One batch, and whether rows were left behind it (a full or trimmed batch): the loop drains those at once. */
+  private async relayBatch(): Promise<{ published: number; more: boolean }> {
     let rows: OutboxRow[] = [];
     try {
       return await this.db.transaction(async (tx) => {
-        const [lock] = await tx.query<{ locked: boolean }[]>(
-          'SELECT pg_try_advisory_xact_lock($1) AS locked',
-          [RELAY_LOCK_ID],
+        // The lock and the read in one round trip: a CTE over a volatile function runs once, before the scan.
+        const unpublished = await tx.query<OutboxRow[]>(
+          `WITH relay AS (SELECT pg_try_advisory_xact_lock($1) AS locked)
+           SELECT id, topic, message_key, payload, headers FROM outbox, relay
+           WHERE relay.locked AND published_at IS NULL ORDER BY id LIMIT $2`,
+          [RELAY_LOCK_ID, this.options.batchSize],
         );
-        if (!lock?.locked) return 0;
-        rows = fitBatch(
-          await tx.query<OutboxRow[]>(
-            `SELECT id, topic, message_key, payload, headers FROM outbox
-             WHERE published_at IS NULL ORDER BY id LIMIT $1`,
-            [this.options.batchSize],
-          ),
-        );
-        if (rows.length === 0) return 0;
+        rows = fitBatch(unpublished);
+        if (rows.length === 0) return { published: 0, more: false };
         await this.publisher.sendBatch(groupByTopic(rows));
         await markPublished(tx, rows);
         for (const row of rows) this.published.inc({ topic: row.topic });
-        return rows.length;
+        return {
+          published: rows.length,
+          more: unpublished.length === this.options.batchSize || rows.length < unpublished.length,
+        };
       });
     } catch (error) {
       this.failures.inc();
@@ -165,9 +169,10 @@ export class OutboxRelay {
     let purgedAt = 0;
     while (!this.stopped) {
       try {
-        const count = await this.relayOnce();
+        const { more } = await this.relayBatch();
         backoff = 0;
-        if (count > 0) continue; // there may be more: drain before sleeping
+        // Rows committed while this batch was out woke the relay already, so the sleep below returns at once.
+        if (more) continue;
         if (this.now() - purgedAt >= PURGE_EVERY_MS) {
           purgedAt = this.now();
           await this.purgePublished();

@@ -19,6 +19,7 @@ import { DatasetExports1795311300000 } from './1795311300000-DatasetExports';
 import { ConversationRetention1795311400000 } from './1795311400000-ConversationRetention';
 import { RlJobs1795311500000 } from './1795311500000-RlJobs';
 import { GatewayCluster1795311600000 } from './1795311600000-GatewayCluster';
+import { SharedDailyQuota1795311700000 } from './1795311700000-SharedDailyQuota';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   ConversationRetention1795311400000,
   RlJobs1795311500000,
   GatewayCluster1795311600000,
+  SharedDailyQuota1795311700000,
 ];

@@ -12,7 +12,12 @@ describe('gateway processes sharing one database', () => {
   let b: AppProcess;
 
   beforeAll(async () => {
-    f = await startChatFixture({ MAX_CONCURRENT_STREAMS: '1', RATE_LIMIT_PER_MINUTE: '1000' });
+    // No test here sends more than 3 turns for one user, except the quota's own.
+    f = await startChatFixture({
+      MAX_CONCURRENT_STREAMS: '1',
+      RATE_LIMIT_PER_MINUTE: '1000',
+      DAILY_MESSAGE_QUOTA: '3',
+    });
     b = await f.startPeer();
     // The processes learn of each other from their heartbeats (every second).
     await new Promise((resolve) => setTimeout(resolve, 2_500));
@@ -135,6 +140,40 @@ describe('gateway processes sharing one database', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const after = await sendAndCollect(onB, { conversationId, content: 'now?', clientMessageId: 'l4' });
     expect(after.done).toMatchObject({ content: 'ok then' });
+  });
+
+  it('counts one daily quota across processes; a resend of a message already sent is still answered', async () => {
+    const { token, conversationId } = await userWithConversation();
+    const onA = await f.connect(token);
+    const onB = await f.connectTo(b.url, token);
+    const turn = (socket: Socket, id: string) =>
+      sendAndCollect(socket, { conversationId, content: `message ${id}`, clientMessageId: id });
+    for (const [socket, id] of [
+      [onA, 'q1'],
+      [onB, 'q2'],
+      [onA, 'q3'],
+    ] as const)
+      expect((await turn(socket, id)).done).toMatchObject({ content: 'ok then' });
+
+    // Each process allowed fewer than 3, but the user has had 3 today.
+    for (const socket of [onA, onB])
+      expect(
+        await socket.emitWithAck('message:send', { conversationId, content: 'more', clientMessageId: 'q4' }),
+      ).toMatchObject({ error: { code: 'quota_exceeded' } });
+    const refused = await fetch(`${b.url}/v1/conversations/${conversationId}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: 'more', clientMessageId: 'q5' }),
+    });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(86_400);
+    expect((await turn(onB, 'q3')).done).toMatchObject({ content: 'ok then' });
+    const stored = await f.db.query(
+      `SELECT count(*)::int AS n FROM messages WHERE conversation_id = $1 AND role = 'user'`,
+      [conversationId],
+    );
+    expect(stored).toEqual([{ n: 3 }]);
   });
 
   it('a resend reaching the other process while the reply streams joins it: one reply, every delta', async () => {

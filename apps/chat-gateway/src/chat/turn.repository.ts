@@ -87,38 +87,64 @@ const TARGETS: Record<TurnTarget['kind'], string> = {
 
 /**
  * The user's shared limits, taken in the turn's statement: one concurrent-stream slot (`slotId`, expiring unless
- * renewed) and one rate-limit token, both or neither. The row lock on `turn_gates` serialises one user's turns
- * across every process.
+ * renewed), one rate-limit token and one turn of the daily quota, all or none. The row lock on `turn_gates`
+ * serialises one user's turns across every process.
  */
 export interface TurnGate {
   slotId: string;
   slotTtlMs: number;
   maxStreams: number;
   ratePerMinute: number;
+  /** Turns (messages and regenerations) per UTC day. */
+  dailyQuota: number;
 }
 
 /** The gate said no: nothing was taken or stored. */
 export interface GateRefusal {
-  refused: 'too_many_streams' | 'rate_limited';
+  refused: 'too_many_streams' | 'rate_limited' | 'quota_exceeded';
   retryAfterSeconds: number;
 }
 
+const TODAY = `(now() AT TIME ZONE 'UTC')::date`;
+
+/**
+ * A user's first gate starts the quota from the messages they stored today (counted only then: the row's absence
+ * is a primary-key lookup); later ones read the row under its lock, and a new day starts from zero.
+ */
 const GATE = `
+  first_use AS (
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM turn_gates WHERE user_id = $userId) THEN 0 ELSE (
+             SELECT count(*)::int FROM messages m JOIN conversations c ON c.id = m.conversation_id
+              WHERE c.user_id = $userId AND m.role = 'user'
+                AND m.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') END AS used
+  ),
   gate AS (
-    INSERT INTO turn_gates AS g (user_id, slots, tokens, refilled_at)
-    VALUES ($userId, jsonb_build_object($slotId::text, extract(epoch FROM now()) * 1000 + $slotTtlMs::float8),
-            $ratePerMinute::float8 - 1, now())
-    ON CONFLICT (user_id) DO UPDATE SET (slots, tokens, refilled_at) = (
-      SELECT CASE WHEN s.held < $maxStreams::int AND s.tokens >= 1 THEN s.live || excluded.slots ELSE s.live END,
-             CASE WHEN s.held < $maxStreams::int AND s.tokens >= 1 THEN s.tokens - 1 ELSE s.tokens END,
-             now()
-        FROM (SELECT coalesce(jsonb_object_agg(l.key, l.value), '{}'::jsonb) AS live, count(l.key) AS held,
-                     least($ratePerMinute::float8,
-                           g.tokens + extract(epoch FROM now() - g.refilled_at) * $ratePerMinute::float8 / 60) AS tokens
-                FROM (SELECT key, value FROM jsonb_each(g.slots)
-                       WHERE value::float8 > extract(epoch FROM now()) * 1000) l) s)
+    INSERT INTO turn_gates AS g (user_id, slots, tokens, refilled_at, quota_day, quota_used)
+    SELECT $userId,
+           CASE WHEN f.used < $dailyQuota::int
+             THEN jsonb_build_object($slotId::text, extract(epoch FROM now()) * 1000 + $slotTtlMs::float8)
+             ELSE '{}'::jsonb END,
+           $ratePerMinute::float8 - CASE WHEN f.used < $dailyQuota::int THEN 1 ELSE 0 END,
+           now(), ${TODAY}, f.used + CASE WHEN f.used < $dailyQuota::int THEN 1 ELSE 0 END
+      FROM first_use f
+    ON CONFLICT (user_id) DO UPDATE SET (slots, tokens, refilled_at, quota_day, quota_used) = (
+      SELECT CASE WHEN s.ok
+               THEN s.live || jsonb_build_object($slotId::text, extract(epoch FROM now()) * 1000 + $slotTtlMs::float8)
+               ELSE s.live END,
+             s.tokens - CASE WHEN s.ok THEN 1 ELSE 0 END,
+             now(), ${TODAY}, s.used + CASE WHEN s.ok THEN 1 ELSE 0 END
+        FROM (SELECT l.live, b.tokens, q.used,
+                     l.held < $maxStreams::int AND b.tokens >= 1 AND q.used < $dailyQuota::int AS ok
+                FROM (SELECT coalesce(jsonb_object_agg(key, value), '{}'::jsonb) AS live, count(key) AS held
+                        FROM jsonb_each(g.slots) WHERE value::float8 > extract(epoch FROM now()) * 1000) l,
+                     (SELECT least($ratePerMinute::float8,
+                                   g.tokens + extract(epoch FROM now() - g.refilled_at) * $ratePerMinute::float8 / 60)
+                               AS tokens) b,
+                     (SELECT CASE WHEN g.quota_day = ${TODAY} THEN g.quota_used ELSE 0 END AS used) q) s)
     RETURNING g.slots ? $slotId::text AS granted, g.tokens,
-              (SELECT count(*)::int FROM jsonb_object_keys(g.slots)) AS held)`;
+              (SELECT count(*)::int FROM jsonb_object_keys(g.slots)) AS held,
+              g.quota_used >= $dailyQuota::int AS quota_reached,
+              ceil(extract(epoch FROM (${TODAY} + 1)::timestamp AT TIME ZONE 'UTC' - now()))::int AS quota_resets_in)`;
 
 /** A send stores its message only when the gate let it through. */
 const GATED_SEND = `
@@ -140,6 +166,8 @@ interface GateRow {
   granted: boolean;
   tokens: number;
   held: number;
+  quota_reached: boolean;
+  quota_resets_in: number;
 }
 
 /**
@@ -253,12 +281,14 @@ export class TurnRepository {
   ): Promise<TurnInputs | GateRefusal | null> {
     const head = target.kind === 'send' ? GATED_SEND : GATED_REGENERATE;
     const { sql, parameters } = named(
-      `${head} SELECT gate.granted, gate.tokens, gate.held, i.* FROM gate LEFT JOIN (${INPUTS}) i ON true`,
+      `${head} SELECT gate.*, i.* FROM gate LEFT JOIN (${INPUTS}) i ON true`,
       { ...target, ...gate, userId, historyLimit },
     );
     const [row] = (await this.db.query(sql, parameters)) as (GateRow & Partial<InputsRow>)[];
     if (!row) throw new Error('the turn gate returned no row');
     if (!row.granted) {
+      if (row.quota_reached)
+        return { refused: 'quota_exceeded', retryAfterSeconds: Math.max(1, row.quota_resets_in) };
       return row.held >= gate.maxStreams
         ? { refused: 'too_many_streams', retryAfterSeconds: 1 }
         : {

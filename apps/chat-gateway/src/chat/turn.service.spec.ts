@@ -93,7 +93,7 @@ function deferred<T>() {
 
 describe('TurnService', () => {
   const repository = { inputs: jest.fn(), latestReply: jest.fn(), ownedReply: jest.fn() };
-  const limits = { checkStreams: jest.fn(), admit: jest.fn(), refund: jest.fn(), gate: jest.fn() };
+  const limits = { checkStreams: jest.fn(), gate: jest.fn(), refusal: jest.fn() };
   const slots = { giveBack: jest.fn() };
   const streamer = { stream: jest.fn() };
   const recorder = { reply: jest.fn(), kept: jest.fn() };
@@ -173,7 +173,8 @@ describe('TurnService', () => {
     await settled;
     expect(repository.inputs).toHaveBeenCalledTimes(1);
     expect((repository.inputs.mock.calls[0] as [string, TurnTarget])[1]).toMatchObject({ kind: 'send' });
-    expect(limits.admit).toHaveBeenCalledWith(USER);
+    // The shared limits (streams, rate, daily quota) are taken in that same statement.
+    expect(limits.gate).toHaveBeenCalledTimes(1);
     expect(ack).toEqual({ userMessageId: 'm-1', replyId: expect.any(String) });
     expect(recorder.reply).toHaveBeenCalledTimes(1);
     expect(events.done).toEqual([
@@ -227,7 +228,7 @@ describe('TurnService', () => {
     const ack = await send(sink);
     await settled;
     expect(ack).toEqual({ userMessageId: 'm-1', replyId: 'r-1' });
-    expect(limits.refund).toHaveBeenCalledWith(USER);
+    expect(slots.giveBack).toHaveBeenCalledWith(USER, expect.objectContaining({ token: true }));
     expect(streamer.stream).not.toHaveBeenCalled();
     expect(events.done).toEqual([expect.objectContaining({ replyId: 'r-1', content: 'Hi' })]);
   });
@@ -235,7 +236,7 @@ describe('TurnService', () => {
   it('says 404 for a conversation that is not the user’s, and gives the admitted message back', async () => {
     repository.inputs.mockResolvedValue(null);
     await expect(send(collectingSink().sink)).rejects.toBeInstanceOf(NotFoundException);
-    expect(limits.refund).toHaveBeenCalledWith(USER);
+    expect(slots.giveBack).toHaveBeenCalledWith(USER, expect.objectContaining({ token: true }));
     expect(streamer.stream).not.toHaveBeenCalled();
   });
 
@@ -288,7 +289,9 @@ describe('TurnService', () => {
     await expect(turns.regenerate(USER, 'theirs', collectingSink().sink)).rejects.toBeInstanceOf(
       NotFoundException,
     );
-    expect(limits.admit).not.toHaveBeenCalled();
+    // What the statement took (slot, token, quota turn) goes back each time.
+    expect(slots.giveBack).toHaveBeenCalledTimes(2);
+    expect(slots.giveBack).toHaveBeenCalledWith(USER, expect.objectContaining({ token: true }));
   });
 
   describe('after a first turn, the next starts the model request before the database answers', () => {

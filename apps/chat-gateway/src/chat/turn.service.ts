@@ -74,12 +74,6 @@ export class TurnService {
         userId,
         (streams) => this.limits.checkStreams(streams),
         async () => {
-          try {
-            await this.limits.admit(userId);
-          } catch (limited) {
-            // Over the daily quota: a resend of a message already stored is still answered.
-            return this.resend(userId, input, sink, limited);
-          }
           const slotId = randomUUID();
           const guess = this.guesses.next(userId, input.conversationId, input.content);
           if (guess) return this.sendEarly(userId, input, guess, sink, slotId);
@@ -92,14 +86,13 @@ export class TurnService {
     );
   }
 
-  /** The shared gate said no: over the rate, a resend of a stored message is still answered. */
+  /** The shared gate said no (nothing was taken): over the rate or the quota, a resend of a stored message is still answered. */
   private refused(
     userId: string,
     input: SendMessageInput,
     sink: TurnSink,
     refusal: GateRefusal,
   ): Promise<TurnAck> {
-    this.limits.refund(userId);
     // A resend is still answered (its reply may be streaming in another process), but over the stream limit no
     // reply is started for it.
     return this.resend(
@@ -111,10 +104,8 @@ export class TurnService {
     );
   }
 
-  /** Nothing was inserted (a resend, or not the user's conversation): the slot and token go back. */
+  /** Nothing was inserted (a resend, or not the user's conversation): the slot, token and quota turn go back. */
   private notSent(userId: string, input: SendMessageInput, sink: TurnSink, slotId: string): Promise<TurnAck> {
-    // It was counted when first sent.
-    this.limits.refund(userId);
     this.slots.giveBack(userId, { slotId, token: true });
     return this.resend(userId, input, sink, conversationNotFound());
   }
@@ -276,10 +267,7 @@ export class TurnService {
       return await this.registry.withSlot(
         userId,
         (streams) => this.limits.checkStreams(streams),
-        async () => {
-          await this.limits.admit(userId);
-          return this.start(inputs, sink, true, slotId);
-        },
+        () => Promise.resolve(this.start(inputs, sink, true, slotId)),
       );
     } catch (error) {
       giveBack();

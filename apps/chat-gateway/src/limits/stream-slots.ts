@@ -6,9 +6,9 @@ import { InFlightRegistry } from '../chat/in-flight-registry';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 
 /**
- * The concurrent-stream slots and rate-limit tokens every gateway process shares (`turn_gates`, taken in the turn's
- * statement): given back when a reply ends or never started, and renewed while replies stream here, so the slots
- * of a process that died expire by themselves after STREAM_SLOT_TTL_MS.
+ * The concurrent-stream slots, rate-limit tokens and daily quota every gateway process shares (`turn_gates`, taken
+ * in the turn's statement): given back when a reply ends or never started, and renewed while replies stream here,
+ * so the slots of a process that died expire by themselves after STREAM_SLOT_TTL_MS.
  */
 @Injectable()
 export class StreamSlots implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -31,14 +31,20 @@ export class StreamSlots implements OnApplicationBootstrap, OnApplicationShutdow
     clearInterval(this.renewal);
   }
 
-  /** Frees a slot (a reply ended) and, for a turn that was not one after all (a resend, a refusal), its token. */
+  /**
+   * Frees a slot (a reply ended) and, for a turn that was not one after all (a resend, a refusal), its rate-limit
+   * token and its turn of the daily quota.
+   */
   giveBack(userId: string, { slotId, token = false }: { slotId?: string; token?: boolean }): void {
     if (!slotId && !token) return;
+    const back = token ? 1 : 0;
     void this.db
       .query(
-        `UPDATE turn_gates SET slots = slots - $2::text, tokens = least($3::float8, tokens + $4::float8)
+        `UPDATE turn_gates SET slots = slots - $2::text, tokens = least($3::float8, tokens + $4::float8),
+                quota_used = CASE WHEN quota_day = (now() AT TIME ZONE 'UTC')::date
+                                  THEN greatest(0, quota_used - $5::int) ELSE quota_used END
           WHERE user_id = $1`,
-        [userId, slotId ?? '', this.env.RATE_LIMIT_PER_MINUTE, token ? 1 : 0],
+        [userId, slotId ?? '', this.env.RATE_LIMIT_PER_MINUTE, back, back],
       )
       .catch((error: unknown) => {
         // The slot expires by itself; the token comes back with time.

@@ -3,7 +3,7 @@ import { UserEntity } from './user.entity';
 
 /**
  * A user's turn limits shared by every gateway process: the concurrent-stream slots held now (slot id → expiry in
- * epoch ms; a slot a dead process held expires by itself) and the rate-limit token bucket. Taken in the turn's one
+ * epoch ms; a slot a dead process held expires by itself), the rate-limit token bucket and the daily quota. Taken in the turn's one
  * statement (a row lock serialises one user's turns), released when the reply ends.
  */
 @Entity({ name: 'turn_gates' })
@@ -24,4 +24,12 @@ export class TurnGateEntity {
 
   @Column({ name: 'refilled_at', type: 'timestamptz', default: () => 'now()' })
   refilledAt!: Date;
+
+  /** The UTC day `quotaUsed` counts; another day starts from zero. */
+  @Column({ name: 'quota_day', type: 'date', nullable: true })
+  quotaDay!: string | null;
+
+  /** Turns (messages and regenerations) taken on `quotaDay`. */
+  @Column({ name: 'quota_used', type: 'integer', default: 0 })
+  quotaUsed!: number;
 }

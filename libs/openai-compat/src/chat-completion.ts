@@ -43,3 +43,34 @@ export function buildChatCompletion(
     usage,
   };
 }
+
+/** One answer of a batch: what a single request's completion would have held. */
+export interface BatchAnswer {
+  content: string;
+  finish: Finish;
+}
+
+/**
+ * The `POST /v1/chat/completions/batch` response (vLLM): one choice per conversation, `index` its place in the
+ * request, and the usage of the whole batch.
+ */
+export function buildBatchChatCompletion(
+  identity: CompletionIdentity,
+  answers: BatchAnswer[],
+  usage: CompletionUsage,
+) {
+  return {
+    id: identity.id,
+    object: 'chat.completion' as const,
+    created: identity.created,
+    model: identity.model,
+    choices: answers.map(({ content, finish }, index) => ({
+      index,
+      message: { role: 'assistant' as const, content, tool_calls: [] as [] },
+      logprobs: null,
+      finish_reason: finish.reason,
+      stop_reason: finish.stopReason ?? null,
+    })),
+    usage,
+  };
+}

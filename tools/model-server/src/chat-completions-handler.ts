@@ -1,4 +1,7 @@
 import {
+  batchChatCompletionRequestSchema,
+  batchConversation,
+  buildBatchChatCompletion,
   buildChatCompletion,
   buildContentChunk,
   buildErrorResponse,
@@ -15,6 +18,7 @@ import {
   stopSequences,
   validationErrorResponse,
   wantsUsageChunk,
+  type BatchAnswer,
   type ChatCompletionRequest,
   type CompletionIdentity,
   type OpenAiErrorBody,
@@ -46,22 +50,72 @@ export async function handleChatCompletions(
   const request = parsed.data;
   exchange.log.model = request.model;
   exchange.log.stream = request.stream === true;
-  if (request.model !== deps.modelName && !deps.adapters.has(request.model)) {
-    return sendError(exchange, modelNotFound(request.model));
-  }
-  const promptTokens = deps.engine.countPromptTokens(request.messages);
+  const checked = await check(request, deps);
+  if ('error' in checked) return sendError(exchange, checked);
+  const { promptTokens, maxTokens } = checked;
   exchange.log.promptTokens = promptTokens;
-  const lengthError = contextLengthError(promptTokens, requestedMaxTokens(request), deps.engine.contextSize);
-  if (lengthError) return sendError(exchange, lengthError);
-  // Before the queue and the stream's headers, so a schema that cannot be compiled is a plain 400.
-  const formatError = await prepareResponseFormat(deps.engine, request);
-  if (formatError) return sendError(exchange, formatError);
-
-  const maxTokens = requestedMaxTokens(request) ?? deps.engine.contextSize - promptTokens;
   const identity = newCompletionIdentity(request.model);
   const run = (onText: (text: string) => void) => runQueued(exchange, deps, request, maxTokens, onText);
   if (request.stream === true) return stream(exchange, request, identity, promptTokens, run);
   return answer(exchange, identity, promptTokens, run);
+}
+
+/**
+ * vLLM's `POST /v1/chat/completions/batch`: every conversation is checked first (one refusal refuses the batch,
+ * as in vLLM), then each is generated in turn (this server runs one generation at a time).
+ */
+export async function handleBatchChatCompletions(
+  exchange: Exchange,
+  body: unknown,
+  deps: ChatCompletionsDeps,
+): Promise<void> {
+  const parsed = batchChatCompletionRequestSchema.safeParse(body);
+  if (!parsed.success) return sendError(exchange, validationErrorResponse(parsed.error));
+  const batch = parsed.data;
+  exchange.log.model = batch.model;
+  exchange.log.stream = false;
+  const conversations: { request: ChatCompletionRequest; promptTokens: number; maxTokens: number }[] = [];
+  for (let index = 0; index < batch.messages.length; index++) {
+    const request = batchConversation(batch, index);
+    const checked = await check(request, deps);
+    if ('error' in checked) return sendError(exchange, checked);
+    conversations.push({ request, ...checked });
+  }
+  const answers: BatchAnswer[] = [];
+  let completionTokens = 0;
+  for (const { request, maxTokens } of conversations) {
+    let result: GenerationResult | undefined;
+    try {
+      result = await runQueued(exchange, deps, request, maxTokens, () => undefined);
+    } catch (error) {
+      if (error instanceof AdapterGoneError) return sendError(exchange, modelNotFound(error.model));
+      throw error;
+    }
+    if (!result || result.aborted) return;
+    answers.push({ content: result.text, finish: result.finish });
+    completionTokens += result.completionTokens;
+  }
+  const promptTokens = conversations.reduce((sum, c) => sum + c.promptTokens, 0);
+  exchange.log.promptTokens = promptTokens;
+  exchange.log.completionTokens = completionTokens;
+  const usage = buildUsage(promptTokens, completionTokens);
+  sendJson(exchange, 200, buildBatchChatCompletion(newCompletionIdentity(batch.model), answers, usage));
+}
+
+/** What vLLM checks before generating: the model, the context length and the response format. */
+async function check(
+  request: ChatCompletionRequest,
+  deps: ChatCompletionsDeps,
+): Promise<{ promptTokens: number; maxTokens: number } | OpenAiErrorBody> {
+  if (request.model !== deps.modelName && !deps.adapters.has(request.model))
+    return modelNotFound(request.model);
+  const promptTokens = deps.engine.countPromptTokens(request.messages);
+  const lengthError = contextLengthError(promptTokens, requestedMaxTokens(request), deps.engine.contextSize);
+  if (lengthError) return lengthError;
+  // Before the queue and the stream's headers, so a schema that cannot be compiled is a plain 400.
+  const formatError = await prepareResponseFormat(deps.engine, request);
+  if (formatError) return formatError;
+  return { promptTokens, maxTokens: requestedMaxTokens(request) ?? deps.engine.contextSize - promptTokens };
 }
 
 async function prepareResponseFormat(

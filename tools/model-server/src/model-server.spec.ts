@@ -157,6 +157,43 @@ describe('model server HTTP layer', () => {
     expect(engine.calls).toHaveLength(0);
   });
 
+  it('answers a batch of conversations (vLLM /chat/completions/batch), one choice each, refused as a whole', async () => {
+    const batch = (body: unknown) =>
+      fetch(`${baseUrl}/v1/chat/completions/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const answered = await batch({
+      model: 'tiny',
+      messages: [[{ role: 'user', content: 'one two three' }], [{ role: 'user', content: 'four' }]],
+      max_tokens: 2,
+    });
+    expect(answered.status).toBe(200);
+    const body = (await answered.json()) as {
+      choices: { index: number; message: { content: string }; finish_reason: string }[];
+      usage: { completion_tokens: number };
+    };
+    expect(body.choices.map((c) => [c.index, c.message.content, c.finish_reason])).toEqual([
+      [0, 'one two', 'length'],
+      [1, 'four', 'stop'],
+    ]);
+    expect(body.usage.completion_tokens).toBe(4);
+    expect(engine.maxActive).toBe(1);
+
+    const calls = engine.calls.length;
+    const refused = await batch({
+      model: 'tiny',
+      messages: [[{ role: 'user', content: 'fine' }], [{ role: 'user', content: 'x' }]],
+      max_tokens: 64,
+    });
+    expect(refused.status).toBe(400);
+    expect(
+      (await batch({ model: 'tiny', messages: [[{ role: 'user', content: 'x' }]], stream: true })).status,
+    ).toBe(400);
+    expect(engine.calls).toHaveLength(calls);
+  });
+
   it('generates for one request at a time', async () => {
     const messages = [{ role: 'user', content: 'a b c d' }];
     await Promise.all(

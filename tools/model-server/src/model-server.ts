@@ -10,7 +10,11 @@ import {
 } from '@echoloop/openai-compat';
 import type { Logger } from 'pino';
 import type { ChatEngine } from './chat-engine';
-import { handleChatCompletions, type ChatCompletionsDeps } from './chat-completions-handler';
+import {
+  handleBatchChatCompletions,
+  handleChatCompletions,
+  type ChatCompletionsDeps,
+} from './chat-completions-handler';
 import { isJsonContentType, readBodyText, sendError, sendJson, type Exchange } from './http-exchange';
 import { LoraAdapters, type LoraAdapter } from './lora-adapters';
 import { handleLoadLora, handleUnloadLora, type LoraRouteDeps } from './lora-routes';
@@ -37,6 +41,7 @@ const knownPaths = new Set([
   '/health',
   '/v1/models',
   '/v1/chat/completions',
+  '/v1/chat/completions/batch',
   '/v1/load_lora_adapter',
   '/v1/unload_lora_adapter',
 ]);
@@ -102,6 +107,9 @@ async function route(exchange: Exchange, context: ServerContext): Promise<void> 
   } else if (method === 'POST' && path === '/v1/chat/completions') {
     const body = await readJsonBody(exchange);
     if (body.ok) await handleChatCompletions(exchange, body.value, context.chat);
+  } else if (method === 'POST' && path === '/v1/chat/completions/batch') {
+    const body = await readJsonBody(exchange);
+    if (body.ok) await handleBatchChatCompletions(exchange, body.value, context.chat);
   } else if (method === 'POST' && path === '/v1/load_lora_adapter') {
     const body = await readJsonBody(exchange);
     if (body.ok) await handleLoadLora(exchange, body.value, context.lora);

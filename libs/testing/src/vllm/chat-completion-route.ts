@@ -1,4 +1,7 @@
 import {
+  batchChatCompletionRequestSchema,
+  batchConversation,
+  buildBatchChatCompletion,
   buildChatCompletion,
   buildContentChunk,
   buildErrorResponse,
@@ -18,6 +21,7 @@ import {
   type ChatCompletionRequest,
   type CompletionIdentity,
   type CompletionUsage,
+  type OpenAiErrorBody,
 } from '@echoloop/openai-compat';
 import { planCompletion, type CompletionPlan } from './completion-plan';
 import type { FakeVllmFaults } from './fake-vllm-types';
@@ -34,38 +38,76 @@ export async function handleChatCompletion(
   const parsed = chatCompletionRequestSchema.safeParse(body);
   if (!parsed.success) return sendError(exchange, validationErrorResponse(parsed.error));
   const request = parsed.data;
+  const generation = prepare(exchange, request, state);
+  if ('error' in generation) return sendError(exchange, generation);
+  if (request.stream === true) return streamCompletion(exchange, request, generation);
+  return answerCompletion(exchange, generation);
+}
+
+/**
+ * vLLM's `POST /v1/chat/completions/batch`: each conversation is checked and answered as a single request would
+ * be, concurrently; any refusal refuses the whole batch, as vLLM does.
+ */
+export async function handleBatchChatCompletion(
+  exchange: Exchange,
+  body: unknown,
+  state: FakeVllmState,
+): Promise<void> {
+  const parsed = batchChatCompletionRequestSchema.safeParse(body);
+  if (!parsed.success) return sendError(exchange, validationErrorResponse(parsed.error));
+  const batch = parsed.data;
+  const generations: Generation[] = [];
+  for (let index = 0; index < batch.messages.length; index++) {
+    const generation = prepare(exchange, batchConversation(batch, index), state);
+    if ('error' in generation) return sendError(exchange, generation);
+    generations.push(generation);
+  }
+  const outcomes = await Promise.all(
+    generations.map((g) => emitPieces(g.plan.pieces, g.faults, exchange.signal, async () => undefined)),
+  );
+  const abnormal = outcomes.find((outcome) => outcome !== 'done');
+  if (abnormal) return endAbnormally(exchange, abnormal);
+  const usage = generations.reduce(
+    (sum, g) =>
+      buildUsage(sum.prompt_tokens + g.promptTokens, sum.completion_tokens + g.plan.completionTokens),
+    buildUsage(0, 0),
+  );
+  const answers = generations.map((g) => ({ content: g.plan.pieces.join(''), finish: g.plan.finish }));
+  sendJson(exchange, 200, buildBatchChatCompletion(newCompletionIdentity(batch.model), answers, usage));
+}
+
+/** What one request will generate, or the error vLLM would answer it with. */
+function prepare(
+  exchange: Exchange,
+  request: ChatCompletionRequest,
+  state: FakeVllmState,
+): Generation | OpenAiErrorBody {
   if (!state.servesModel(request.model)) {
-    return sendError(
-      exchange,
-      buildErrorResponse({
-        status: 404,
-        message: `The model \`${request.model}\` does not exist.`,
-        param: 'model',
-      }),
-    );
+    return buildErrorResponse({
+      status: 404,
+      message: `The model \`${request.model}\` does not exist.`,
+      param: 'model',
+    });
   }
   const faults = state.faultsFor(request);
   if (faults.failWith) {
     const { status, message, type } = faults.failWith;
     exchange.record.fault = 'failWith';
-    return sendError(exchange, buildErrorResponse({ status, message, type }));
+    return buildErrorResponse({ status, message, type });
   }
   const promptTokens = countPromptTokens(request.messages);
   const lengthError = contextLengthError(promptTokens, requestedMaxTokens(request), state.maxModelLen);
-  if (lengthError) return sendError(exchange, lengthError);
-
+  if (lengthError) return lengthError;
   let reply: string;
   try {
     reply = state.reply(request);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return sendError(exchange, buildErrorResponse({ status: 500, message }));
+    return buildErrorResponse({ status: 500, message });
   }
   const maxTokens = requestedMaxTokens(request) ?? state.maxModelLen - promptTokens;
   const plan = planCompletion(reply, maxTokens, faults.ignoreStop ? [] : stopSequences(request));
-  const generation = { identity: newCompletionIdentity(request.model), plan, promptTokens, faults };
-  if (request.stream === true) return streamCompletion(exchange, request, generation);
-  return answerCompletion(exchange, generation);
+  return { identity: newCompletionIdentity(request.model), plan, promptTokens, faults };
 }
 
 interface Generation {

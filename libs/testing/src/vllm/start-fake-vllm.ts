@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildErrorResponse, invalidJsonErrorResponse } from '@echoloop/openai-compat';
-import { handleChatCompletion } from './chat-completion-route';
+import { handleBatchChatCompletion, handleChatCompletion } from './chat-completion-route';
 import type { FakeVllm, FakeVllmOptions, RecordedRequest } from './fake-vllm-types';
 import { FakeVllmState } from './fake-vllm-state';
 import { readBodyText, sendError, sendJson, type Exchange } from './http-exchange';
@@ -14,6 +14,7 @@ const routes: Record<string, { method: 'GET' | 'POST'; handle: Route }> = {
   '/health': { method: 'GET', handle: (exchange) => sendHealthy(exchange) },
   '/v1/models': { method: 'GET', handle: (exchange, _body, state) => handleListModels(exchange, state) },
   '/v1/chat/completions': { method: 'POST', handle: handleChatCompletion },
+  '/v1/chat/completions/batch': { method: 'POST', handle: handleBatchChatCompletion },
   '/v1/load_lora_adapter': { method: 'POST', handle: handleLoadLora },
   '/v1/unload_lora_adapter': { method: 'POST', handle: handleUnloadLora },
 };

@@ -17,6 +17,8 @@ export const labellerEnv = serviceEnv.extend({
   JUDGE_MODEL: z.string().min(1).default('smollm2-135m-instruct'),
   /** Judge calls in flight at once, across all partitions. */
   JUDGE_CONCURRENCY: positiveInt(8),
+  /** Judge calls sent together in one request to vLLM's /chat/completions/batch (1: one request per call). */
+  JUDGE_BATCH_SIZE: positiveInt(32),
   JUDGE_TIMEOUT_MS: positiveInt(30_000),
   /** Extra attempts after a transient judge failure (5xx, timeout, connection), with exponential backoff. */
   JUDGE_RETRIES: z.coerce.number().int().min(0).default(2),

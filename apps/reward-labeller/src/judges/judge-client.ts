@@ -20,7 +20,7 @@ export interface JudgeClientOptions {
 }
 
 interface CompletionBody {
-  choices?: { message?: { content?: string | null }; finish_reason?: string | null }[];
+  choices?: { index?: number; message?: { content?: string | null }; finish_reason?: string | null }[];
   usage?: { prompt_tokens: number; completion_tokens: number } | null;
 }
 
@@ -39,25 +39,29 @@ export class JudgeClient {
   }
 
   async complete(request: ChatRequest): Promise<ChatCompletionText> {
+    const text = await this.post({ ...parameters(request), messages: request.messages }, false);
+    return readCompletion(text, 1)[0] as ChatCompletionText;
+  }
+
+  /**
+   * Several conversations with the same parameters (model, tokens, temperature, stop, format) in one request to
+   * vLLM's `/chat/completions/batch`: answer `i` is conversation `i`'s. One failure fails them all.
+   */
+  async completeBatch(requests: ChatRequest[]): Promise<ChatCompletionText[]> {
+    const [first] = requests;
+    if (!first) return [];
+    const text = await this.post({ ...parameters(first), messages: requests.map((r) => r.messages) }, true);
+    return readCompletion(text, requests.length);
+  }
+
+  private async post(body: object, batch: boolean): Promise<string> {
     const lease = this.breaker.acquire();
     if (!lease) throw new ModelError('model_unavailable', 'the judge endpoint is failing', true);
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
     try {
-      const text = await this.transport.complete(
-        {
-          model: request.model,
-          messages: request.messages,
-          stream: false,
-          ...(request.maxTokens !== undefined && { max_tokens: request.maxTokens }),
-          ...(request.temperature !== undefined && { temperature: request.temperature }),
-          ...(request.stop?.length && { stop: request.stop }),
-          ...(request.responseFormat && { response_format: request.responseFormat }),
-        },
-        deadline,
-      );
-      const completion = readCompletion(text);
+      const text = await this.transport.complete(body, deadline, { batch });
       lease.succeed();
-      return completion;
+      return text;
     } catch (error) {
       const failure = deadline.aborted
         ? new ModelError('model_timeout', `no answer within ${this.options.timeoutMs} ms`, true)
@@ -75,20 +79,42 @@ export class JudgeClient {
   }
 }
 
-function readCompletion(text: string): ChatCompletionText {
+/** What a batch shares: everything but the messages. */
+function parameters(request: ChatRequest) {
+  return {
+    model: request.model,
+    stream: false,
+    ...(request.maxTokens !== undefined && { max_tokens: request.maxTokens }),
+    ...(request.temperature !== undefined && { temperature: request.temperature }),
+    ...(request.stop?.length && { stop: request.stop }),
+    ...(request.responseFormat && { response_format: request.responseFormat }),
+  };
+}
+
+/** The answers in conversation order; a batch's usage is the whole batch's, so none is given per answer. */
+function readCompletion(text: string, conversations: number): ChatCompletionText[] {
   let body: CompletionBody;
   try {
     body = JSON.parse(text) as CompletionBody;
   } catch {
     throw new ModelError('model_unavailable', 'the judge answered with something other than JSON', true);
   }
-  const choice = body.choices?.[0];
-  if (!choice) throw new ModelError('model_unavailable', 'the judge answered without a choice', true);
-  return {
+  const choices = body.choices ?? [];
+  if (choices.length !== conversations) {
+    throw new ModelError(
+      'model_unavailable',
+      `the judge answered ${choices.length} choices for ${conversations} conversations`,
+      true,
+    );
+  }
+  const ordered = [...choices].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+  const usage =
+    conversations === 1 && body.usage
+      ? { promptTokens: body.usage.prompt_tokens, completionTokens: body.usage.completion_tokens }
+      : null;
+  return ordered.map((choice) => ({
     text: choice.message?.content ?? '',
     finishReason: choice.finish_reason === 'length' ? 'length' : 'stop',
-    usage: body.usage
-      ? { promptTokens: body.usage.prompt_tokens, completionTokens: body.usage.completion_tokens }
-      : null,
-  };
+    usage,
+  }));
 }

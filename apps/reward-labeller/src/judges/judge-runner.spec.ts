@@ -1,5 +1,6 @@
 import { MetricsService } from '@echoloop/platform';
 import { Test } from '@nestjs/testing';
+import { PinoLogger } from 'nestjs-pino';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { labellerEnv } from '../env';
@@ -28,6 +29,7 @@ describe('JudgeRunner', () => {
             JUDGE_CONCURRENCY: '1',
           }),
         },
+        { provide: PinoLogger, useValue: { warn: () => undefined } },
         {
           provide: MetricsService,
           useValue: {

@@ -2,9 +2,11 @@ import { completeStructured, type ChatMessage, ModelError, type Parsed } from '@
 import { MetricsService } from '@echoloop/platform';
 import type { RewardComponent } from '@echoloop/rewards';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
 import type { Counter, Histogram } from 'prom-client';
 import type { LabellerEnv } from '../env';
 import { LABELLER_ENV } from '../tokens';
+import { JudgeBatcher } from './judge-batcher';
 import { JudgeClient } from './judge-client';
 import { JudgeUnavailableError } from './judge-unavailable.error';
 import { Semaphore } from './semaphore';
@@ -29,15 +31,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const BACKOFF_MS = 250;
 
 /**
- * Calls judge models: bounded concurrency, a timeout per call, retries with backoff for transient failures
- * only, one corrective retry for an answer that does not parse. A judge that times out, rejects the request or
- * never answers in the expected form yields a failure to record on the turn; an unreachable judge is an outage
- * and throws JudgeUnavailableError, so the turn waits instead of being labelled as failed.
+ * Calls judge models: bounded concurrency, calls made together sent as one batch (JudgeBatcher), a timeout per
+ * call, retries with backoff for transient failures only, one corrective retry for an answer that does not parse.
+ * A judge that times out, rejects the request or never answers in the expected form yields a failure to record on
+ * the turn; an unreachable judge is an outage and throws JudgeUnavailableError, so the turn waits instead of being labelled as failed.
  */
 @Injectable()
 export class JudgeRunner implements OnApplicationShutdown {
   readonly model: string;
   private readonly client: JudgeClient;
+  private readonly batcher: JudgeBatcher;
   private readonly slots: Semaphore;
   private readonly latency: Histogram<'component'>;
   private readonly failures: Counter<'component' | 'kind'>;
@@ -45,6 +48,7 @@ export class JudgeRunner implements OnApplicationShutdown {
   constructor(
     @Inject(LABELLER_ENV) private readonly env: LabellerEnv,
     metrics: MetricsService,
+    logger: PinoLogger,
   ) {
     this.model = env.JUDGE_MODEL;
     this.client = new JudgeClient({
@@ -54,6 +58,7 @@ export class JudgeRunner implements OnApplicationShutdown {
       maxSockets: env.JUDGE_CONCURRENCY,
       breaker: { failureThreshold: 5, cooldownMs: 5_000 },
     });
+    this.batcher = new JudgeBatcher(this.client, env.JUDGE_BATCH_SIZE, logger);
     this.slots = new Semaphore(env.JUDGE_CONCURRENCY);
     this.latency = metrics.histogram(
       'labeller_judge_latency_seconds',
@@ -90,7 +95,7 @@ export class JudgeRunner implements OnApplicationShutdown {
     };
     for (let attempt = 0; ; attempt++) {
       try {
-        const outcome = await completeStructured(this.client, request, {
+        const outcome = await completeStructured(this.batcher, request, {
           parse: call.parse,
           correction: call.correction,
         });

@@ -19,6 +19,7 @@ export interface TransportOptions {
 export class ChatCompletionsTransport {
   private readonly send: typeof http.request;
   private readonly target: http.RequestOptions;
+  private readonly batchPath: string;
   private readonly authorization: string;
   private readonly agent: http.Agent;
 
@@ -42,6 +43,7 @@ export class ChatCompletionsTransport {
       method: 'POST',
       agent: this.agent,
     };
+    this.batchPath = `${url.pathname}/batch${url.search}`;
     this.authorization = `Bearer ${endpoint.apiKey}`;
   }
 
@@ -60,9 +62,12 @@ export class ChatCompletionsTransport {
       for (const data of parser.push(chunk as string)) if (data !== '[DONE]') yield data;
   }
 
-  /** The whole answer of a request that does not stream, as text; errors as in `stream`. */
-  async complete(body: object, signal: AbortSignal): Promise<string> {
-    const res = await this.open(JSON.stringify(body), signal, 'application/json');
+  /**
+   * The whole answer of a request that does not stream, as text; errors as in `stream`. `batch` posts to vLLM's
+   * `/chat/completions/batch` (a list of conversations, one choice each).
+   */
+  async complete(body: object, signal: AbortSignal, { batch = false } = {}): Promise<string> {
+    const res = await this.open(JSON.stringify(body), signal, 'application/json', batch);
     res.setEncoding('utf8');
     const text = await readAll(res);
     if ((res.statusCode ?? 0) >= 400) throw modelErrorForStatus(res.statusCode ?? 0, text);
@@ -73,11 +78,12 @@ export class ChatCompletionsTransport {
     this.agent.destroy();
   }
 
-  private open(body: string, signal: AbortSignal, accept: string): Promise<IncomingMessage> {
+  private open(body: string, signal: AbortSignal, accept: string, batch = false): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const req = this.send(
         {
           ...this.target,
+          ...(batch && { path: this.batchPath }),
           signal,
           headers: {
             'content-type': 'application/json',

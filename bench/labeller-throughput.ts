@@ -6,7 +6,8 @@
 // CPU during the ingest is given for the labeller, for this process (the test judge serving every judge call)
 // and for the whole machine (the rest is PostgreSQL, Kafka and anything else running).
 //
-//   npm run bench:labeller -- [--backlog 20000] [--rate 100] [--seconds 20] [--sampling 1]   (needs tools/stack/stack.sh up postgres kafka)
+//   npm run bench:labeller -- [--backlog 20000] [--rate 100] [--seconds 20] [--sampling 1] [--judge-batch 32]
+//   (needs tools/stack/stack.sh up postgres kafka)
 import { chatTurnCompletedV1, createEvent } from '@echoloop/contracts';
 import { dataSourceOptions } from '@echoloop/persistence';
 import { encodeEvent, EventPublisher } from '@echoloop/platform';
@@ -36,6 +37,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '20' },
     // The share of turns the judges see (0: the Kafka and PostgreSQL path alone, every judged label skipped).
     sampling: { type: 'string', default: '1' },
+    // JUDGE_BATCH_SIZE: judge calls per request to /chat/completions/batch (1: a request per call).
+    'judge-batch': { type: 'string', default: '32' },
   },
 });
 const BACKLOG = Number(values.backlog);
@@ -68,7 +71,8 @@ async function main(): Promise<void> {
     LABELLER_GROUP_ID: uniqueName('bench'),
     JUDGE_BASE_URL: judge.url,
     JUDGE_MODEL: 'judge',
-    JUDGE_CONCURRENCY: '32',
+    JUDGE_CONCURRENCY: '64',
+    JUDGE_BATCH_SIZE: values['judge-batch'],
     ...(SAMPLING !== 1 && {
       REWARD_CONFIG: JSON.stringify({
         version: `bench-sampling-${SAMPLING}`,
@@ -140,6 +144,8 @@ async function main(): Promise<void> {
   const report = {
     date: new Date().toISOString(),
     judge: 'vLLM-compatible test server, unpaced',
+    judgeBatchSize: Number(values['judge-batch']),
+    sampling: SAMPLING,
     ingest,
     lag,
   };
@@ -147,7 +153,7 @@ async function main(): Promise<void> {
     [
       '| measure | value |',
       '|---|---|',
-      `| backlog ingest | ${ingest.turns} turns in ${ingest.seconds} s = ${ingest.turnsPerSecond} turns/s |`,
+      `| backlog ingest (judge batch ${values['judge-batch']}, sampling ${SAMPLING}) | ${ingest.turns} turns in ${ingest.seconds} s = ${ingest.turnsPerSecond} turns/s |`,
       `| CPU during ingest: labeller / test judge + bench / whole machine | ${ingest.labellerCpuSeconds ?? 'n/a'} s / ${ingest.judgeAndBenchCpuSeconds} s / ${ingest.machineCpuSeconds} s (${cpus().length} cores) |`,
       `| turn → label lag at ${RATE} turns/s | p50 ${lag.ms.p50} ms, p99 ${lag.ms.p99} ms (n=${lag.ms.n}) |`,
       '',

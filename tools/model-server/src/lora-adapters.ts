@@ -88,6 +88,9 @@ export class LoraAdapters {
   ): Promise<OpenAiErrorBody | undefined> {
     const replacing = this.adapters.has(name);
     if (replacing && !inPlace) return loraAlreadyLoadedError(name);
+    // A path with no adapter is said first: it is wrong whatever else is loaded.
+    const file = resolveAdapterFile(path);
+    if (file === undefined) return loraPathNotFoundError(name, path);
     const { maxLoras } = this.options;
     if (!replacing && this.adapters.size >= maxLoras) {
       return loraLoadFailedError(
@@ -95,8 +98,6 @@ export class LoraAdapters {
         `${maxLoras} LoRA adapters are loaded, the most MODEL_MAX_LORAS allows; unload one first.`,
       );
     }
-    const file = resolveAdapterFile(path);
-    if (file === undefined) return loraPathNotFoundError(name, path);
     try {
       await this.options.engine.loadAdapter(name, file);
     } catch (error) {

@@ -200,7 +200,7 @@ describe('model server LoRA adapters (vLLM runtime LoRA API)', () => {
     ]);
   });
 
-  it('refuses a load beyond the cap with a 400, while an in-place swap at the cap still loads', async () => {
+  it('refuses a load beyond the cap with a 400 (a missing path is still a 404), while an in-place swap at the cap still loads', async () => {
     await load({ lora_name: 'a', lora_path: join(dir, 'v1.gguf') });
     await load({ lora_name: 'b', lora_path: join(dir, 'v1.gguf') });
     const third = await load({ lora_name: 'c', lora_path: join(dir, 'v2.gguf') });
@@ -210,6 +210,8 @@ describe('model server LoRA adapters (vLLM runtime LoRA API)', () => {
       message: expect.stringMatching(/MODEL_MAX_LORAS/),
     });
     expect([...engine.loaded.keys()]).toEqual(['a', 'b']);
+    // At the cap, a path with no adapter is still told as such.
+    expect((await load({ lora_name: 'd', lora_path: join(dir, 'missing.gguf') })).status).toBe(404);
     expect((await load({ lora_name: 'b', lora_path: join(dir, 'v2.gguf'), load_inplace: true })).status).toBe(
       200,
     );

@@ -47,7 +47,8 @@ const MAX_ISSUES = 20;
 
 /**
  * Every string (and object key) at any depth of a parsed JSON-like value that PostgreSQL could not store, and
- * any nesting past 64 levels, with its path; at most 20. Iterative, so a deep body cannot overflow the stack.
+ * any nesting past 64 levels, with its path; at most 20. It never goes deeper than 64 levels, so a deep value
+ * cannot overflow the stack.
  */
 export function findUnstorableText(value: unknown, root: readonly (string | number)[] = []): TextIssue[] {
   return walk(value, root).map((issue) => ({
@@ -56,39 +57,41 @@ export function findUnstorableText(value: unknown, root: readonly (string | numb
   }));
 }
 
-/** A step down from the root; paths are only built for the few strings with a problem. */
-interface Step {
-  value: unknown;
-  depth: number;
-  key?: string | number;
-  parent?: Step;
-}
-
+/**
+ * Depth first, in document order. It runs on every event and socket payload, so it allocates nothing for clean
+ * values: one shared path stack, copied only for the few strings with a problem.
+ */
 function walk(value: unknown, root: readonly (string | number)[]) {
   const issues: { path: (string | number)[]; message: string }[] = [];
-  const pathOf = (step: Step, last?: string | number) => {
-    const path: (string | number)[] = last === undefined ? [] : [last];
-    for (let at: Step | undefined = step; at?.key !== undefined; at = at.parent) path.push(at.key);
-    return [...root, ...path.reverse()];
-  };
-  const pending: Step[] = [{ value, depth: 0 }];
-  for (let step = pending.pop(); step && issues.length < MAX_ISSUES; step = pending.pop()) {
-    if (typeof step.value === 'string') {
-      const problem = unstorableTextProblem(step.value);
-      if (problem) issues.push({ path: pathOf(step), message: problem });
-    } else if (typeof step.value === 'object' && step.value !== null && step.depth >= MAX_DEPTH) {
-      issues.push({ path: pathOf(step), message: TEXT_PROBLEMS.tooDeep });
-    } else if (Array.isArray(step.value)) {
-      const depth = step.depth + 1;
-      step.value.forEach((item, index) => pending.push({ value: item, depth, key: index, parent: step }));
-    } else if (typeof step.value === 'object' && step.value !== null) {
-      for (const [key, item] of Object.entries(step.value)) {
-        const problem = unstorableTextProblem(key);
-        if (problem) issues.push({ path: pathOf(step, escapeKey(key)), message: `key ${problem}` });
-        pending.push({ value: item, depth: step.depth + 1, key, parent: step });
-      }
+  const path: (string | number)[] = [...root];
+  const report = (message: string, last?: string | number) =>
+    issues.push({ path: last === undefined ? [...path] : [...path, last], message });
+  const visit = (node: unknown, depth: number): void => {
+    if (issues.length >= MAX_ISSUES) return;
+    if (typeof node === 'string') {
+      const problem = unstorableTextProblem(node);
+      if (problem) report(problem);
+      return;
     }
-  }
+    if (typeof node !== 'object' || node === null) return;
+    if (depth >= MAX_DEPTH) return void report(TEXT_PROBLEMS.tooDeep);
+    if (Array.isArray(node)) {
+      for (let index = 0; index < node.length; index++) {
+        path.push(index);
+        visit(node[index], depth + 1);
+        path.pop();
+      }
+      return;
+    }
+    for (const key of Object.keys(node)) {
+      const problem = unstorableTextProblem(key);
+      if (problem) report(`key ${problem}`, escapeKey(key));
+      path.push(key);
+      visit((node as Record<string, unknown>)[key], depth + 1);
+      path.pop();
+    }
+  };
+  visit(value, 0);
   return issues.slice(0, MAX_ISSUES);
 }
 

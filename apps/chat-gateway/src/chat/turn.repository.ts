@@ -4,6 +4,7 @@ import {
   MessageEntity,
   type MessageRole,
   type MessageStatus,
+  preparedQuery,
   UserProfileEntity,
 } from '@echoloop/persistence';
 import { OUTBOX_CHANNEL, OUTBOX_COLUMNS, type OutboxRow } from '@echoloop/platform';
@@ -256,7 +257,10 @@ export interface CommittedReply {
   userTurnsSinceDeep: number | null;
 }
 
-/** All SQL of the turn path: the one statement before the model call, the reply's commit, and swipes. */
+/**
+ * All SQL of the turn path: the one statement before the model call, the reply's commit, and swipes. The two big
+ * statements run prepared (parsed and planned once per connection, not per turn).
+ */
 @Injectable()
 export class TurnRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -264,7 +268,7 @@ export class TurnRepository {
   /** The turn's inputs; null when there is no such message or conversation for this user (or, for a send, a duplicate). */
   async inputs(userId: string, target: TurnTarget, historyLimit: number): Promise<TurnInputs | null> {
     const { sql, parameters } = named(TARGETS[target.kind] + INPUTS, { ...target, userId, historyLimit });
-    const [row] = (await this.db.query(sql, parameters)) as InputsRow[];
+    const [row] = await preparedQuery<InputsRow>(this.db, sql, parameters);
     return row ? toInputs(this.db.manager, row) : null;
   }
 
@@ -284,7 +288,7 @@ export class TurnRepository {
       `${head} SELECT gate.*, i.* FROM gate LEFT JOIN (${INPUTS}) i ON true`,
       { ...target, ...gate, userId, historyLimit },
     );
-    const [row] = (await this.db.query(sql, parameters)) as (GateRow & Partial<InputsRow>)[];
+    const [row] = await preparedQuery<GateRow & Partial<InputsRow>>(this.db, sql, parameters);
     if (!row) throw new Error('the turn gate returned no row');
     if (!row.granted) {
       if (row.quota_reached)
@@ -338,10 +342,11 @@ export class TurnRepository {
       seenProfile: profile?.seen ? JSON.stringify(profile.seen) : null,
       outboxChannel: OUTBOX_CHANNEL,
     });
-    const [row] = (await this.db.query(sql, parameters)) as {
-      created_at: Date;
-      user_turns_since_deep: number | null;
-    }[];
+    const [row] = await preparedQuery<{ created_at: Date; user_turns_since_deep: number | null }>(
+      this.db,
+      sql,
+      parameters,
+    );
     if (!row) throw new Error('the reply was not stored');
     const saved = this.db.manager.create(MessageEntity, {
       ...reply,

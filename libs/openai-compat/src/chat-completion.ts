@@ -31,15 +31,7 @@ export function buildChatCompletion(
     object: 'chat.completion',
     created: identity.created,
     model: identity.model,
-    choices: [
-      {
-        index: 0,
-        message: { role: 'assistant', content, tool_calls: [] },
-        logprobs: null,
-        finish_reason: finish.reason,
-        stop_reason: finish.stopReason ?? null,
-      },
-    ],
+    choices: [completionChoice(0, content, finish)],
     usage,
   };
 }
@@ -64,13 +56,18 @@ export function buildBatchChatCompletion(
     object: 'chat.completion' as const,
     created: identity.created,
     model: identity.model,
-    choices: answers.map(({ content, finish }, index) => ({
-      index,
-      message: { role: 'assistant' as const, content, tool_calls: [] as [] },
-      logprobs: null,
-      finish_reason: finish.reason,
-      stop_reason: finish.stopReason ?? null,
-    })),
+    choices: answers.map(({ content, finish }, index) => completionChoice(index, content, finish)),
     usage,
+  };
+}
+
+/** One choice of a non-streaming completion, as vLLM writes it. */
+function completionChoice<I extends number>(index: I, content: string, finish: Finish) {
+  return {
+    index,
+    message: { role: 'assistant' as const, content, tool_calls: [] as [] },
+    logprobs: null,
+    finish_reason: finish.reason,
+    stop_reason: finish.stopReason ?? null,
   };
 }

@@ -119,21 +119,20 @@ const GATE = `
               WHERE c.user_id = $userId AND m.role = 'user'
                 AND m.created_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') END AS used
   ),
+  first_gate AS (SELECT used, used < $dailyQuota::int AS ok FROM first_use),
   gate AS (
     INSERT INTO turn_gates AS g (user_id, slots, tokens, refilled_at, quota_day, quota_used)
     SELECT $userId,
-           CASE WHEN f.used < $dailyQuota::int
+           CASE WHEN f.ok
              THEN jsonb_build_object($slotId::text, extract(epoch FROM now()) * 1000 + $slotTtlMs::float8)
              ELSE '{}'::jsonb END,
-           $ratePerMinute::float8 - CASE WHEN f.used < $dailyQuota::int THEN 1 ELSE 0 END,
-           now(), ${TODAY}, f.used + CASE WHEN f.used < $dailyQuota::int THEN 1 ELSE 0 END
-      FROM first_use f
+           $ratePerMinute::float8 - f.ok::int, now(), ${TODAY}, f.used + f.ok::int
+      FROM first_gate f
     ON CONFLICT (user_id) DO UPDATE SET (slots, tokens, refilled_at, quota_day, quota_used) = (
       SELECT CASE WHEN s.ok
                THEN s.live || jsonb_build_object($slotId::text, extract(epoch FROM now()) * 1000 + $slotTtlMs::float8)
                ELSE s.live END,
-             s.tokens - CASE WHEN s.ok THEN 1 ELSE 0 END,
-             now(), ${TODAY}, s.used + CASE WHEN s.ok THEN 1 ELSE 0 END
+             s.tokens - s.ok::int, now(), ${TODAY}, s.used + s.ok::int
         FROM (SELECT l.live, b.tokens, q.used,
                      l.held < $maxStreams::int AND b.tokens >= 1 AND q.used < $dailyQuota::int AS ok
                 FROM (SELECT coalesce(jsonb_object_agg(key, value), '{}'::jsonb) AS live, count(key) AS held

@@ -86,7 +86,10 @@ export class TurnService {
     );
   }
 
-  /** The shared gate said no (nothing was taken): over the rate or the quota, a resend of a stored message is still answered. */
+  /**
+   * The shared gate said no (nothing was taken): over the rate or the quota, a resend of a stored message is still
+   * answered.
+   */
   private refused(
     userId: string,
     input: SendMessageInput,

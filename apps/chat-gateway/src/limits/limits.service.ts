@@ -17,7 +17,7 @@ export class LimitsService {
     if (streamsActive >= this.env.MAX_CONCURRENT_STREAMS) throw this.tooManyStreams(1);
   }
 
-  /** What the turn's statement takes from the user's shared limits: a stream slot, a rate-limit token, a turn of the quota. */
+  /** What the turn's statement takes from the user's limits: a stream slot, a rate token, a turn of the quota. */
   gate(slotId: string): TurnGate {
     return {
       slotId,

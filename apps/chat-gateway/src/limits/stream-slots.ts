@@ -37,14 +37,13 @@ export class StreamSlots implements OnApplicationBootstrap, OnApplicationShutdow
    */
   giveBack(userId: string, { slotId, token = false }: { slotId?: string; token?: boolean }): void {
     if (!slotId && !token) return;
-    const back = token ? 1 : 0;
     void this.db
       .query(
-        `UPDATE turn_gates SET slots = slots - $2::text, tokens = least($3::float8, tokens + $4::float8),
+        `UPDATE turn_gates SET slots = slots - $2::text, tokens = least($3::float8, tokens + $4::int),
                 quota_used = CASE WHEN quota_day = (now() AT TIME ZONE 'UTC')::date
-                                  THEN greatest(0, quota_used - $5::int) ELSE quota_used END
+                                  THEN greatest(0, quota_used - $4::int) ELSE quota_used END
           WHERE user_id = $1`,
-        [userId, slotId ?? '', this.env.RATE_LIMIT_PER_MINUTE, back, back],
+        [userId, slotId ?? '', this.env.RATE_LIMIT_PER_MINUTE, token ? 1 : 0],
       )
       .catch((error: unknown) => {
         // The slot expires by itself; the token comes back with time.

@@ -34,7 +34,8 @@ const BACKOFF_MS = 250;
  * Calls judge models: bounded concurrency, calls made together sent as one batch (JudgeBatcher), a timeout per
  * call, retries with backoff for transient failures only, one corrective retry for an answer that does not parse.
  * A judge that times out, rejects the request or never answers in the expected form yields a failure to record on
- * the turn; an unreachable judge is an outage and throws JudgeUnavailableError, so the turn waits instead of being labelled as failed.
+ * the turn; an unreachable judge is an outage and throws JudgeUnavailableError, so the turn waits instead of
+ * being labelled as failed.
  */
 @Injectable()
 export class JudgeRunner implements OnApplicationShutdown {

@@ -11,9 +11,9 @@ export interface TransportOptions {
 
 /**
  * POST /chat/completions on one OpenAI-compatible endpoint over kept-alive sockets: a streamed answer read as
- * Server-Sent Events (replies), or a whole one (judges). Plain node:http rather than the openai SDK, which the turn path cannot afford: a streamed
- * request's first chunk in 0.6 ms and 0.8 ms of client CPU here, against 1.8 ms and 2.9 ms through the SDK
- * (bench/model-transport.ts).
+ * Server-Sent Events (replies), or a whole one (judges). Plain node:http rather than the openai SDK, which the
+ * turn path cannot afford: a streamed request's first chunk in 0.6 ms and 0.8 ms of client CPU here, against
+ * 1.8 ms and 2.9 ms through the SDK (bench/model-transport.ts).
  * What does not change between calls (the target, the headers) is worked out once.
  */
 export class ChatCompletionsTransport {
@@ -48,9 +48,9 @@ export class ChatCompletionsTransport {
   }
 
   /**
-   * The `data:` payloads of the streamed answer, in order, until the server ends it (`[DONE]` is not one). An answer of 400 and above is a
-   * ModelError saying whether to retry; an abort of `signal` ends the request (and the stream, quietly or with an
-   * error the caller reads as a cancel).
+   * The `data:` payloads of the streamed answer, in order, until the server ends it (`[DONE]` is not one). An
+   * answer of 400 and above is a ModelError saying whether to retry; an abort of `signal` ends the request (and
+   * the stream, quietly or with an error the caller reads as a cancel).
    */
   async *stream(body: object, signal: AbortSignal): AsyncGenerator<string> {
     const res = await this.open(JSON.stringify(body), signal, 'text/event-stream');

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import {
   type Conversation,
+  JUDGE_SYSTEM,
   type LabellerFixture,
   startLabellerFixture,
   type TurnPayload,
@@ -21,7 +22,8 @@ describe('feedback in the reward labeller: what it means, and whenever it comes'
   let experimentId: string;
 
   beforeAll(async () => {
-    f = await startLabellerFixture();
+    // Judges that answer slowly on purpose (below) are waited for.
+    f = await startLabellerFixture({ JUDGE_TIMEOUT_MS: '15000' });
     const [{ id }] = (await f.db.query(
       `INSERT INTO experiments (name, status, seed, arms) VALUES ('feedback', 'running', 's', '[]') RETURNING id`,
     )) as [{ id: string }];
@@ -243,5 +245,55 @@ describe('feedback in the reward labeller: what it means, and whenever it comes'
     } finally {
       await rm(out, { recursive: true, force: true });
     }
+  });
+
+  it('a swipe that lands while the next message is judged stands over the implicit keep', async () => {
+    const c = await f.conversation();
+    const first = await c.turn('my plant died', 'Plants are replaceable.');
+    const second = await c.turn('', 'Oh no, had you had it long?', { sameUserMessageAs: first });
+    const next = await c.turn('thanks, three years', 'That is a long time to care for something.');
+    await c.publish(first, second);
+    await waitFor(async () => (await signals(first.turnId))?.regenerated === true, {
+      what: 'the regenerate',
+    });
+    // The live emotion judge answers the next message slowly; the user swipes back to the first reply meanwhile.
+    const aboutNext = (text: string) => text.includes(JUDGE_SYSTEM.emotion) && text.includes('three years');
+    f.judge.setFaults((request) =>
+      aboutNext(JSON.stringify(request.messages)) ? { delayBeforeFirstTokenMs: 3_000 } : undefined,
+    );
+    try {
+      await c.publish(next);
+      await waitFor(() => f.judge.requests.some((r) => aboutNext(JSON.stringify(r.body))), {
+        what: 'the live emotion judged',
+      });
+      await f.publisher.publish(
+        chatFeedbackV2,
+        createEvent(
+          chatFeedbackV2,
+          {
+            kind: 'swipe',
+            conversationId: c.id,
+            userId: c.userId,
+            parentId: first.userMessage.id,
+            selectedTurnId: first.turnId,
+            rejectedTurnIds: [second.turnId],
+          },
+          'test',
+        ),
+        c.id,
+      );
+      await waitFor(async () => (await signals(first.turnId))?.kept === true, { what: 'the swipe' });
+    } finally {
+      f.judge.setFaults(undefined);
+    }
+    await waitFinished(f, first.turnId);
+    await waitFinished(f, second.turnId);
+
+    expect(await signals(first.turnId)).toMatchObject({ kept: true, regenerated: true });
+    expect(await signals(second.turnId)).toMatchObject({ kept: false });
+    const emotion = async (turnId: string) =>
+      (await f.labels(turnId)).find((l) => l.component === 'live_emotion')?.status;
+    expect(await emotion(first.turnId)).toBe('labelled');
+    expect(await emotion(second.turnId)).toBe('skipped');
   });
 });

@@ -1,13 +1,17 @@
 import { QueryFailedError } from 'typeorm';
 import { JudgeUnavailableError } from '../judges/judge-unavailable.error';
+import { StalePlanError } from '../labelling/label-batch-store';
 
 // SQLSTATE classes of a database that is away or overloaded, not of a bad statement.
 const TRANSIENT_SQLSTATE = /^(08|53|57P|40001|40P01)/;
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
 
-/** An outage rather than a bad event: the message is retried until it goes through, never dead-lettered. */
+/**
+ * An outage (or a race with feedback) rather than a bad event: the message is retried until it goes through, never
+ * dead-lettered.
+ */
 export function isTransient(error: unknown): boolean {
-  if (error instanceof JudgeUnavailableError) return true;
+  if (error instanceof JudgeUnavailableError || error instanceof StalePlanError) return true;
   const code =
     (error as { code?: unknown; driverError?: { code?: unknown } } | null)?.driverError?.code ??
     (error as { code?: unknown } | null)?.code;

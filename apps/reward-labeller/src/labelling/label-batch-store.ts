@@ -4,12 +4,22 @@ import { eventHeaders, OutboxRelay } from '@echoloop/platform';
 import type { RewardComponent, RewardConfig } from '@echoloop/rewards';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { isDeepStrictEqual } from 'node:util';
 import { DataSource, type EntityManager } from 'typeorm';
 import { compositeOf, turnLabelledEvent } from './announcement';
 import { experimentValues, perTurnUpdates, projectTurn, userLevelUpdates } from './experiment-projection';
 import type { LabelDraft } from './label-draft';
 import type { TurnPayload } from './label-store';
 import type { StoredLabel } from './stored-label';
+import { lockTurns } from './turn-locks';
+
+/** Feedback changed turns while their batch was being labelled: the batch is labelled again from what is stored. */
+export class StalePlanError extends Error {
+  constructor(turns: number) {
+    super(`feedback changed ${turns} turn(s) while their batch was labelled`);
+    this.name = 'StalePlanError';
+  }
+}
 
 /** A label to store, with the turn it belongs to. */
 export interface TurnLabel {
@@ -26,6 +36,8 @@ export interface FinishStep {
 
 /** What a batch changes once its judges have answered: signals to merge, then turns to finish in order. */
 export interface FinishPlan {
+  /** The signals of the turns planned for, as the plan read them. */
+  read: Map<string, TurnSignals>;
   signals: Map<string, TurnSignals>;
   steps: FinishStep[];
 }
@@ -50,10 +62,7 @@ export class LabelBatchStore {
   recordTurns(turns: readonly TurnPayload[]): Promise<Set<string>> {
     const ids = turns.map((t) => t.turnId);
     return this.db.transaction(async (tx) => {
-      // Sorted, so two transactions locking overlapping turns cannot deadlock.
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended(id, 5310)) FROM unnest($1::text[]) id`, [
-        [...ids].sort(),
-      ]);
+      await lockTurns(tx, ids);
       await tx.query(
         `INSERT INTO reward_turns (turn_id, conversation_id, user_id, user_message_id, checkpoint_id,
            experiment_id, arm_id, turn, replied_at, signals)
@@ -177,6 +186,7 @@ export class LabelBatchStore {
   async finish(plan: FinishPlan, version: string, config: RewardConfig): Promise<TurnLabel[]> {
     if (plan.signals.size === 0 && plan.steps.length === 0) return [];
     const inserted = await this.db.transaction(async (tx) => {
+      await this.checkUnchanged(tx, plan.read);
       if (plan.signals.size > 0)
         await tx.query(
           `UPDATE reward_turns r SET signals = r.signals || p.patch
@@ -193,6 +203,23 @@ export class LabelBatchStore {
     });
     if (plan.steps.length > 0) this.relay.wake();
     return inserted;
+  }
+
+  /**
+   * Takes the turns' locks (feedback takes them too) and checks that no feedback changed their signals since the
+   * plan read them: a pick or a rating that came in between would otherwise be overwritten by the plan's implicit
+   * keep, or be missing from its labels.
+   */
+  private async checkUnchanged(tx: EntityManager, read: ReadonlyMap<string, TurnSignals>): Promise<void> {
+    if (read.size === 0) return;
+    const ids = [...read.keys()];
+    await lockTurns(tx, ids);
+    const rows = (await tx.query(
+      `SELECT turn_id, signals FROM reward_turns WHERE turn_id = ANY($1::uuid[])`,
+      [ids],
+    )) as { turn_id: string; signals: TurnSignals }[];
+    const changed = rows.filter((r) => !isDeepStrictEqual(r.signals, read.get(r.turn_id)));
+    if (changed.length > 0) throw new StalePlanError(changed.length);
   }
 
   private async saveEmotions(tx: EntityManager, steps: readonly FinishStep[], version: string) {

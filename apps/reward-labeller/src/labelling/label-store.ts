@@ -21,6 +21,7 @@ import {
 } from './experiment-projection';
 import { compositeOf, turnLabelledEvent } from './announcement';
 import type { LabelDraft } from './label-draft';
+import { lockTurns } from './turn-locks';
 
 export type TurnPayload = PayloadOf<typeof chatTurnCompletedV1>;
 
@@ -44,7 +45,7 @@ export class LabelStore {
   async recordTurn(turn: TurnPayload): Promise<boolean> {
     try {
       await this.db.transaction(async (tx) => {
-        await lockTurn(tx, turn.turnId);
+        await lockTurns(tx, [turn.turnId]);
         await tx.query(
           `INSERT INTO reward_turns (turn_id, conversation_id, user_id, user_message_id, checkpoint_id,
              experiment_id, arm_id, turn, replied_at, signals)
@@ -85,7 +86,7 @@ export class LabelStore {
     revise: Reviser,
   ): Promise<'held' | 'unchanged' | 'stored' | 'revised'> {
     const outcome = await this.db.transaction(async (tx) => {
-      await lockTurn(tx, turnId);
+      await lockTurns(tx, [turnId]);
       const turn = await tx
         .getRepository(RewardTurnEntity)
         .createQueryBuilder('t')
@@ -309,11 +310,6 @@ export class LabelStore {
 export interface Reviser {
   implicit(turn: RewardTurnEntity): LabelDraft;
   config: RewardConfig;
-}
-
-/** Serialises everything done to one turn id, whether its row exists yet or not. */
-async function lockTurn(tx: EntityManager, turnId: string): Promise<void> {
-  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 5310))`, [turnId]);
 }
 
 function labelsIn(tx: EntityManager, turnId: string, version: string): Promise<RewardLabelEntity[]> {

@@ -3,9 +3,10 @@ import { MetricsService } from '@echoloop/platform';
 import { DEFAULT_REWARD_CONFIG } from '@echoloop/rewards';
 import { Test } from '@nestjs/testing';
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { type JudgeCall, JudgeRunner } from '../judges/judge-runner';
 import { ComponentJudges } from './component-judges';
-import { type FinishPlan, LabelBatchStore, type TurnLabel } from './label-batch-store';
+import { type FinishPlan, LabelBatchStore, StalePlanError, type TurnLabel } from './label-batch-store';
 import type { TurnPayload } from './label-store';
 import { TurnBatchLabeller } from './turn-batch-labeller.service';
 import { TurnLabeller } from './turn-labeller.service';
@@ -80,6 +81,10 @@ class MemoryBatchStore {
   }
 
   async finish(plan: FinishPlan): Promise<TurnLabel[]> {
+    const changed = [...plan.read].filter(
+      ([id, read]) => !isDeepStrictEqual(this.turns.get(id)?.signals, read),
+    );
+    if (changed.length > 0) throw new StalePlanError(changed.length);
     for (const [id, patch] of plan.signals) {
       const turn = this.turns.get(id);
       if (turn) turn.signals = { ...turn.signals, ...patch };
@@ -133,7 +138,7 @@ function conversation() {
   };
 }
 
-async function setUp() {
+async function setUp(onJudge: (component: string) => void = () => undefined) {
   const store = new MemoryBatchStore();
   const judgeCalls: string[] = [];
   const counted: { labels: Record<string, string>; by: number }[] = [];
@@ -141,6 +146,7 @@ async function setUp() {
     model: 'judge',
     judge: async <T>(call: JudgeCall<T>) => {
       judgeCalls.push(call.component);
+      onJudge(call.component);
       const raw = VERDICTS[call.component] ?? '';
       const parsed = call.parse(raw);
       if (!parsed.ok) throw new Error(`bad test verdict for ${call.component}`);
@@ -252,4 +258,56 @@ describe('TurnBatchLabeller', () => {
     expect(store.labels.get(`${question.turnId} live_emotion`)?.draft.status).toBe('skipped');
     expect(store.labels.get(`${regenerated.turnId} live_emotion`)?.draft.status).toBe('labelled');
   });
+
+  it('a swipe back to the older alternative makes it the one answered, and the pick stands', async () => {
+    const { labeller, store } = await setUp();
+    const say = conversation();
+    const question = say('tell me a joke');
+    const regenerated = say('tell me a joke', question.userMessage.id);
+    await labeller.onTurns([question, regenerated]);
+    pick(store, question, regenerated);
+
+    await labeller.onTurns([say('ha, good one')]);
+
+    expect(store.turns.get(question.turnId)?.signals).toMatchObject({ kept: true });
+    expect(store.turns.get(regenerated.turnId)?.signals).toMatchObject({ kept: false });
+    expect(store.labels.get(`${question.turnId} live_emotion`)?.draft.status).toBe('labelled');
+    expect(store.labels.get(`${regenerated.turnId} live_emotion`)?.draft.status).toBe('skipped');
+  });
+
+  it('a pick that lands while the next message is judged makes the batch fail, and labelled again it stands', async () => {
+    const say = conversation();
+    const question = say('tell me a joke');
+    const regenerated = say('tell me a joke', question.userMessage.id);
+    let pickDuringJudging: MemoryBatchStore | undefined;
+    // The swipe arrives after the batch read the turns, while the live emotion judge is answering.
+    const { labeller, store } = await setUp((component) => {
+      if (component !== 'live_emotion' || !pickDuringJudging) return;
+      pick(pickDuringJudging, question, regenerated);
+      pickDuringJudging = undefined;
+    });
+    await labeller.onTurns([question, regenerated]);
+    pickDuringJudging = store;
+    const next = say('ha, good one');
+
+    await expect(labeller.onTurns([next])).rejects.toThrow(StalePlanError);
+    expect(store.announced).toEqual([]);
+    await labeller.onTurns([next]);
+
+    expect(store.turns.get(question.turnId)?.signals).toMatchObject({ kept: true });
+    expect(store.turns.get(regenerated.turnId)?.signals).toMatchObject({ kept: false });
+    expect(store.labels.get(`${question.turnId} live_emotion`)?.draft.status).toBe('labelled');
+    expect(store.announced.sort()).toEqual([question.turnId, regenerated.turnId].sort());
+  });
 });
+
+/** The user swipes back to `kept` over `over`, as the feedback intake stores it. */
+function pick(store: MemoryBatchStore, kept: TurnPayload, over: TurnPayload): void {
+  for (const [turn, value] of [
+    [kept, true],
+    [over, false],
+  ] as const) {
+    const stored = store.turns.get(turn.turnId);
+    if (stored) stored.signals = { ...stored.signals, kept: value };
+  }
+}

@@ -90,6 +90,8 @@ export class TurnBatchLabeller {
       unfinished.map((t) => t.turnId),
       version,
     );
+    // What the plan is based on: feedback that changes it before the plan is stored makes it stale.
+    const read = new Map(unfinished.map((t) => [t.turnId, t.signals]));
     const signals = new Map<string, TurnSignals>();
     const steps = await Promise.all(
       [...conversations].map(([id, inOrder]) =>
@@ -101,7 +103,7 @@ export class TurnBatchLabeller {
         }),
       ),
     );
-    return { signals, steps: steps.flat() };
+    return { read, signals, steps: steps.flat() };
   }
 
   /**
@@ -134,7 +136,7 @@ export class TurnBatchLabeller {
           t.userMessageId !== turn.userMessage.id &&
           t.repliedAt.getTime() < before,
       );
-      const answered = waiting[0];
+      const answered = answeredOf(waiting);
       keepAnswered(answered, waiting, patch);
       const message = {
         id: turn.userMessage.id,
@@ -210,6 +212,16 @@ export function newestPerUserMessage(
   const newest = new Map<string, string>();
   for (const t of turns) newest.set(t.userMessage.id, t.turnId);
   return [...newest].map(([userMessageId, turnId]) => ({ userMessageId, turnId }));
+}
+
+/**
+ * The reply a user message answers, of the unfinished turns before it (newest first): the alternative the user
+ * picked explicitly (a swipe back to an older one), else the newest.
+ */
+function answeredOf(waiting: readonly RewardTurnEntity[]): RewardTurnEntity | undefined {
+  const newest = waiting[0];
+  const picked = waiting.find((t) => t.userMessageId === newest?.userMessageId && t.signals.kept === true);
+  return picked ?? newest;
 }
 
 /**

@@ -13,6 +13,7 @@ import { dataSourceOptions } from '@echoloop/persistence';
 import { encodeEvent, EventPublisher } from '@echoloop/platform';
 import {
   createTestDatabase,
+  freshLabellerGroup,
   replyByRules,
   startApp,
   startFakeVllm,
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
   cleanup.push(() => judge.close());
   const labeller = await startApp('reward-labeller', {
     DATABASE_URL: database.url,
-    LABELLER_GROUP_ID: uniqueName('bench'),
+    LABELLER_GROUP_ID: await freshLabellerGroup('bench'),
     JUDGE_BASE_URL: judge.url,
     JUDGE_MODEL: 'judge',
     JUDGE_CONCURRENCY: '64',

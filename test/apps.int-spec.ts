@@ -1,6 +1,7 @@
 import { chatTurnCompletedV1, chatTurnCompletedV1Example, createEvent } from '@echoloop/contracts';
 import { EventPublisher } from '@echoloop/platform';
 import {
+  freshLabellerGroup,
   runAppUntilExit,
   startApp,
   testKafka,
@@ -21,7 +22,7 @@ describe.each(APPS)('%s on the real stack', (app) => {
   let running: AppProcess;
 
   beforeAll(async () => {
-    running = await startApp(app, { LABELLER_GROUP_ID: uniqueName('labeller') });
+    running = await startApp(app, { LABELLER_GROUP_ID: await freshLabellerGroup() });
   });
 
   afterAll(async () => {
@@ -86,7 +87,7 @@ describe('readiness when Kafka is unreachable', () => {
 
 describe('turn events across apps', () => {
   it('a turn published to chat.turn.completed.v1 reaches the reward labeller', async () => {
-    const labeller = await startApp('reward-labeller', { LABELLER_GROUP_ID: uniqueName('labeller') });
+    const labeller = await startApp('reward-labeller', { LABELLER_GROUP_ID: await freshLabellerGroup() });
     const publisher = new EventPublisher(testKafka('e2e'));
     try {
       const checkpointId = uniqueName('ckpt');

@@ -1,4 +1,4 @@
-import { startApp, uniqueName, type AppProcess } from '@echoloop/testing';
+import { freshLabellerGroup, startApp, type AppProcess } from '@echoloop/testing';
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { MIRA_CARD, startChatFixture, type ChatFixture } from './chat/chat-fixture';
@@ -55,7 +55,7 @@ beforeAll(async () => {
   for (const app of APPS.filter((a) => a !== 'chat-gateway')) {
     running[app] = await startApp(app, {
       DATABASE_URL: (f.db.options as { url: string }).url,
-      LABELLER_GROUP_ID: uniqueName('labeller'),
+      LABELLER_GROUP_ID: await freshLabellerGroup(),
     });
   }
 }, 180_000);

@@ -1,8 +1,8 @@
 import {
+  freshLabellerGroup,
   replyByRules,
   startApp,
   startFakeVllm,
-  uniqueName,
   type AppProcess,
   type FakeVllm,
 } from '@echoloop/testing';
@@ -28,7 +28,7 @@ export async function startJudgedLabeller(
   });
   const labeller = await startApp('reward-labeller', {
     DATABASE_URL: (f.db.options as { url: string }).url,
-    LABELLER_GROUP_ID: uniqueName('ab'),
+    LABELLER_GROUP_ID: await freshLabellerGroup('ab'),
     JUDGE_BASE_URL: judge.url,
     JUDGE_MODEL: 'judge',
     LEAVE_AFTER_MS: '1000',

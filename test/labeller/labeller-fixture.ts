@@ -3,6 +3,7 @@ import { dataSourceOptions } from '@echoloop/persistence';
 import { EventPublisher } from '@echoloop/platform';
 import {
   createTestDatabase,
+  freshLabellerGroup,
   replyByRules,
   startApp,
   startFakeVllm,
@@ -79,7 +80,7 @@ export async function startLabellerFixture(extraEnv: Record<string, string> = {}
   const db = await new DataSource(dataSourceOptions({ url: database.url })).initialize();
   await db.runMigrations();
   const judge = await startFakeVllm({ model: 'judge-model', reply: replyByRules(DEFAULT_JUDGE_RULES) });
-  const groupId = uniqueName('labeller');
+  const groupId = await freshLabellerGroup();
   const env = {
     DATABASE_URL: database.url,
     LABELLER_GROUP_ID: groupId,

@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '@echoloop/platform';
-import { uniqueName, type AppProcess, type TestDatabase } from '@echoloop/testing';
+import { freshLabellerGroup, type AppProcess, type TestDatabase } from '@echoloop/testing';
 import type { DataSource } from 'typeorm';
 import { APPS, migratedDatabase, startAppReportingRoutes, type RouteKey } from './openapi-fixture';
 import { validateOpenApi } from './openapi-validator';
@@ -36,7 +36,7 @@ describe.each(APPS)('%s OpenAPI document', (app) => {
   beforeAll(async () => {
     ({ running, expressRoutes } = await startAppReportingRoutes(app, {
       DATABASE_URL: database.url,
-      LABELLER_GROUP_ID: uniqueName('labeller'),
+      LABELLER_GROUP_ID: await freshLabellerGroup(),
     }));
     const res = await fetch(`${running.url}/docs/openapi.json`);
     expect(res.status).toBe(200);

@@ -1,9 +1,9 @@
 import { CharacterEntity, ROLES } from '@echoloop/persistence';
 import type { OpenApiDocument } from '@echoloop/platform';
 import {
+  freshLabellerGroup,
   startApp,
   startFakeVllm,
-  uniqueName,
   type AppProcess,
   type FakeVllm,
   type TestDatabase,
@@ -45,7 +45,7 @@ export async function startSweepStack(): Promise<SweepStack> {
       AUTH_ATTEMPTS_PER_MINUTE: '100000',
     },
     'reward-labeller': {
-      LABELLER_GROUP_ID: uniqueName('sweep-labeller'),
+      LABELLER_GROUP_ID: await freshLabellerGroup('sweep-labeller'),
       JUDGE_BASE_URL: vllm.url,
       JUDGE_MODEL: 'fake-base-model',
     },

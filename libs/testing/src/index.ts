@@ -3,7 +3,14 @@ export * from './vllm';
 
 // Local stack helpers (real PostgreSQL and Kafka started by tools/stack)
 export { createTestDatabase, stackDatabaseUrl, type TestDatabase } from './stack/test-database';
-export { findOnTopic, readTopic, stackKafkaBrokers, testKafka } from './stack/kafka-probe';
+export {
+  findOnTopic,
+  freshLabellerGroup,
+  readTopic,
+  stackKafkaBrokers,
+  startGroupsAtEnd,
+  testKafka,
+} from './stack/kafka-probe';
 export { uniqueName, waitFor, type WaitOptions } from './stack/wait-for';
 export { runAppUntilExit, startApp, type AppExit, type AppProcess } from './stack/app-process';
 export { stackComponent } from './stack/stack-control';

@@ -1,4 +1,5 @@
 import { LOCAL_KAFKA_BROKERS } from '@echoloop/config';
+import { chatFeedbackV1, chatFeedbackV2, chatTurnCompletedV1 } from '@echoloop/contracts';
 import { Kafka, logLevel, type KafkaMessage } from 'kafkajs';
 import { uniqueName, waitFor } from './wait-for';
 
@@ -7,6 +8,50 @@ export const stackKafkaBrokers = (): string[] =>
 
 export const testKafka = (clientId = 'test'): Kafka =>
   new Kafka({ clientId, brokers: stackKafkaBrokers(), logLevel: logLevel.NOTHING, retry: { retries: 3 } });
+
+/**
+ * Commits each new consumer group's offsets at its topic's current end, so that an app started with the group
+ * reads what comes next instead of the whole retained history (everything the suites before it published). A
+ * topic that does not exist yet has no history to skip.
+ */
+export async function startGroupsAtEnd(
+  kafka: Kafka,
+  groups: readonly { groupId: string; topic: string }[],
+): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const topics = new Set(await admin.listTopics());
+    for (const { groupId, topic } of groups) {
+      if (!topics.has(topic)) continue;
+      const ends = await admin.fetchTopicOffsets(topic);
+      await admin.setOffsets({
+        groupId,
+        topic,
+        partitions: ends.map(({ partition, high }) => ({ partition, offset: high })),
+      });
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/**
+ * A new LABELLER_GROUP_ID whose groups start at the topics' current ends. A new labeller group labels the whole
+ * retained history by design; in a test run that history is every turn and rating the suites before published,
+ * which each labeller would otherwise work through (slowly, on a loaded machine) before the test's own events.
+ * The group names are the reward labeller's (its turn intake, and its feedback intake's `.feedback` and
+ * `.feedback-v2`).
+ */
+export async function freshLabellerGroup(prefix = 'labeller'): Promise<string> {
+  const groupId = uniqueName(prefix);
+  await startGroupsAtEnd(testKafka('labeller-groups'), [
+    { groupId, topic: chatTurnCompletedV1.topic },
+    { groupId: `${groupId}.feedback`, topic: chatFeedbackV1.topic },
+    { groupId: `${groupId}.feedback-v2`, topic: chatFeedbackV2.topic },
+  ]);
+  return groupId;
+}
 
 /** Reads a topic from the beginning with a fresh group until `count` messages arrived. */
 export function readTopic(

@@ -77,6 +77,17 @@ describe('ChatModelClient against a vLLM-compatible server', () => {
     expect(server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(1);
   });
 
+  it('lets a slow stream run longer than the idle timeout while no gap is', async () => {
+    // 12 tokens 50 ms apart: 600 ms in all against a 300 ms idle timeout.
+    const server = await serve({
+      reply: replyWith('a b c d e f g h i j k l'),
+      faults: { tokensPerSecond: 20 },
+    });
+    const { events, error } = await collect(client(server.url).stream(request));
+    expect(error).toBeUndefined();
+    expect(text(events)).toBe('a b c d e f g h i j k l');
+  });
+
   it('retries a failure before the first token on the next endpoint', async () => {
     const broken = await serve({ faults: { failWith: { status: 503, message: 'overloaded' } } });
     const healthy = await serve({ reply: replyWith('fine') });

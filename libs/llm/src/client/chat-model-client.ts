@@ -157,6 +157,7 @@ export class ChatModelClient {
       this.options.firstTokenTimeoutMs,
     );
     let seenToken = false;
+    let idle: NodeJS.Timeout | undefined;
     try {
       if (signal?.aborted) throw new ModelError('cancelled', 'cancelled', false);
       const body = {
@@ -181,9 +182,11 @@ export class ChatModelClient {
           seenToken = true;
           yield { type: 'delta', text } as const;
         }
-        if (seenToken) {
+        // Once tokens flow, one idle timer re-armed on every chunk (refresh allocates nothing).
+        if (idle) idle.refresh();
+        else if (seenToken) {
           clearTimeout(timer);
-          timer = setTimeout(
+          timer = idle = setTimeout(
             () =>
               abortWith(
                 new ModelError('model_timeout', `stream idle for ${this.options.idleTimeoutMs} ms`, true),

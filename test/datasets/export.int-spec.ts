@@ -531,6 +531,8 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
         LLM_BASE_URL: f.judge.url,
         EXPORT_PSEUDONYM_KEY: KEY,
         EXPORT_DIR: path.join(out, 'gateway'),
+        // The test of an export whose process died waits for the runner's sweep.
+        EXPORT_SWEEP_MS: '500',
       });
       analyst = await signIn(['analyst']);
       user = await signIn(['user']);

@@ -65,6 +65,11 @@ export const gatewayEnv = serviceEnv
           'out to someone they trust or to local emergency services or a crisis line (for example 988 in the US, ' +
           '116 123 in the UK and Ireland, or findahelpline.com elsewhere).',
       ),
+    /**
+     * How often the export runner looks for exports whose process died (and for exports another replica queued
+     * while busy); a new export wakes the runner of the replica that queued it, an erasure every replica's.
+     */
+    EXPORT_SWEEP_MS: ms(30_000),
     /** Longest user message accepted, in characters. */
     MAX_MESSAGE_CHARS: z.coerce.number().int().positive().default(4_000),
     /** Deltas are flushed to the client when this many ms passed or this many characters piled up. */

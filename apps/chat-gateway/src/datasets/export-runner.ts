@@ -16,7 +16,6 @@ import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { ArtifactStore } from './artifact-store';
 import { ExportsRepository } from './exports.repository';
 
-const POLL_MS = 2_000;
 /** A running export beats this often; one silent for LEASE_MS is taken to have died with its process. */
 const HEARTBEAT_MS = 15_000;
 const LEASE_MS = 120_000;
@@ -47,7 +46,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.wake(), POLL_MS);
+    this.timer = setInterval(() => this.wake(), this.env.EXPORT_SWEEP_MS);
     this.wake();
   }
 

@@ -330,6 +330,22 @@ describe('TurnService', () => {
       expect(events.done).toEqual([expect.objectContaining({ replyId: ack.replyId })]);
     });
 
+    it('sends the statement before it starts the model request', async () => {
+      const order: string[] = [];
+      repository.inputs.mockImplementationOnce(async () => {
+        order.push('statement');
+        return inputs('m-2');
+      });
+      streamer.stream.mockImplementation(async ({ replyId }: StreamRequest) => {
+        order.push('model');
+        return reply(replyId);
+      });
+      const { sink, settled } = collectingSink();
+      await second(sink);
+      await settled;
+      expect(order).toEqual(['statement', 'model']);
+    });
+
     it('cancels the model request when the write fails: the client gets the error, nothing is recorded', async () => {
       repository.inputs.mockRejectedValueOnce(new Error('database is down'));
       let signal: AbortSignal | undefined;

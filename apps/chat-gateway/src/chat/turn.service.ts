@@ -16,7 +16,7 @@ import {
   type TurnAck,
 } from './in-flight-registry';
 import { ReplyRelay } from './reply-relay';
-import { HISTORY_LIMIT, ReplyRunner } from './reply-runner';
+import { HISTORY_LIMIT, type Prepared, ReplyRunner } from './reply-runner';
 import { TurnInputsCache } from './turn-inputs-cache';
 import { TurnRecorder } from './turn-recorder';
 import type { TurnDone, TurnSink } from './turn-sink';
@@ -75,15 +75,29 @@ export class TurnService {
         (streams) => this.limits.checkStreams(streams),
         async () => {
           const slotId = randomUUID();
+          // Sent first: the database works on it while the prompt is built and the model request starts.
+          const storing = this.store(userId, input, slotId);
+          // Observed now: it may fail before the turn awaits it.
+          storing.catch(() => undefined);
           const guess = this.guesses.next(userId, input.conversationId, input.content);
-          if (guess) return this.sendEarly(userId, input, guess, sink, slotId);
-          const stored = await this.store(userId, input, slotId);
-          if (isRefusal(stored)) return this.refused(userId, input, sink, stored);
-          if (stored) return this.start(stored, sink, false, slotId);
-          return this.notSent(userId, input, sink, slotId);
+          if (guess) return this.sendEarly(userId, input, guess, sink, slotId, storing);
+          return this.fromStatement(userId, input, sink, slotId, await storing);
         },
       ),
     );
+  }
+
+  /** What the turn's statement said, for a turn that starts the model request only now. */
+  private fromStatement(
+    userId: string,
+    input: SendMessageInput,
+    sink: TurnSink,
+    slotId: string,
+    stored: TurnInputs | GateRefusal | null,
+  ): Promise<TurnAck> | TurnAck {
+    if (isRefusal(stored)) return this.refused(userId, input, sink, stored);
+    if (stored) return this.start(stored, sink, false, slotId);
+    return this.notSent(userId, input, sink, slotId);
   }
 
   /**
@@ -124,8 +138,16 @@ export class TurnService {
     guess: TurnInputs,
     sink: TurnSink,
     slotId: string,
+    storing: Promise<TurnInputs | GateRefusal | null>,
   ): Promise<TurnAck> {
-    const prepared = await this.runner.prepare(guess);
+    let prepared: Prepared;
+    try {
+      prepared = await this.runner.prepare(guess);
+    } catch {
+      // No early start: the turn goes on from what the statement says (its own prepare reports the failure).
+      this.guesses.forget(input.conversationId);
+      return this.fromStatement(userId, input, sink, slotId, await storing);
+    }
     const replyId = randomUUID();
     const abort = new AbortController();
     const gate = new GatedSink();
@@ -138,7 +160,7 @@ export class TurnService {
     };
     let inputs: TurnInputs | GateRefusal | null;
     try {
-      inputs = await this.store(userId, input, slotId);
+      inputs = await storing;
     } catch (error) {
       cancel('cancelled');
       this.guesses.forget(input.conversationId);

@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   const publisher = new EventPublisher(testKafka('bench-labeller'));
   cleanup.push(() => publisher.disconnect());
   const seed = await seedUser(db);
-  // Wait for the new group to work through the topic's history before measuring.
+  // The new group starts at the topics' ends (freshLabellerGroup): wait until it has joined and reads no lag.
   await waitFor(async () => (await lagOf(labeller.url)) === 0, {
     timeoutMs: 300_000,
     what: 'the labeller to catch up',

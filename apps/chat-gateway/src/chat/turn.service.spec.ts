@@ -346,6 +346,18 @@ describe('TurnService', () => {
       expect(order).toEqual(['statement', 'model']);
     });
 
+    it('answers from the stored inputs when the guessed prompt cannot be prepared', async () => {
+      router.route.mockRejectedValueOnce(new Error('experiments unavailable'));
+      repository.inputs.mockResolvedValueOnce(inputs('m-2'));
+      streamer.stream.mockImplementation(async ({ replyId }: StreamRequest) => reply(replyId, 'late reply'));
+      const { sink, events, settled } = collectingSink();
+      const ack = await second(sink);
+      await settled;
+      expect(ack.userMessageId).toBe('m-2');
+      expect(streamer.stream).toHaveBeenCalledTimes(1);
+      expect(events.done).toEqual([expect.objectContaining({ replyId: ack.replyId, content: 'late reply' })]);
+    });
+
     it('cancels the model request when the write fails: the client gets the error, nothing is recorded', async () => {
       repository.inputs.mockRejectedValueOnce(new Error('database is down'));
       let signal: AbortSignal | undefined;

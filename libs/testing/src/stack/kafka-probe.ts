@@ -12,7 +12,7 @@ export const testKafka = (clientId = 'test'): Kafka =>
 /**
  * Commits each new consumer group's offsets at its topic's current end, so that an app started with the group
  * reads what comes next instead of the whole retained history (everything the suites before it published). A
- * topic that does not exist yet has no history to skip.
+ * topic that does not exist yet has no history to skip. The groups are set in parallel.
  */
 export async function startGroupsAtEnd(
   kafka: Kafka,
@@ -22,17 +22,41 @@ export async function startGroupsAtEnd(
   await admin.connect();
   try {
     const topics = new Set(await admin.listTopics());
-    for (const { groupId, topic } of groups) {
-      if (!topics.has(topic)) continue;
-      const ends = await admin.fetchTopicOffsets(topic);
-      await admin.setOffsets({
-        groupId,
-        topic,
-        partitions: ends.map(({ partition, high }) => ({ partition, offset: high })),
-      });
-    }
+    await Promise.all(
+      groups
+        .filter(({ topic }) => topics.has(topic))
+        .map(async ({ groupId, topic }) =>
+          commitAt(kafka, groupId, topic, await admin.fetchTopicOffsets(topic)),
+        ),
+    );
   } finally {
     await admin.disconnect();
+  }
+}
+
+/**
+ * Commits offsets for a group as its only member: join, commit, leave. kafkajs's `admin.setOffsets` does the same
+ * but then waits out a whole fetch (5 s) before it returns; this returns as soon as the commit is acknowledged.
+ */
+async function commitAt(
+  kafka: Kafka,
+  groupId: string,
+  topic: string,
+  ends: readonly { partition: number; high: string }[],
+): Promise<void> {
+  // A short fetch wait: disconnecting waits for the fetch in flight.
+  const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 50 });
+  const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic });
+    // Nothing is handled or committed automatically: the only commit is the one below.
+    await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch: async () => undefined });
+    consumer.pause([{ topic }]);
+    await joined;
+    await consumer.commitOffsets(ends.map(({ partition, high }) => ({ topic, partition, offset: high })));
+  } finally {
+    await consumer.disconnect();
   }
 }
 

@@ -429,6 +429,8 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
         EXPORT_S3_ENDPOINT: endpoint,
         EXPORT_S3_ACCESS_KEY_ID: credentials.accessKeyId,
         EXPORT_S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+        // Erased exports' objects are removed by the sweep: a short one keeps the wait short.
+        EXPORT_SWEEP_MS: '500',
       });
     }, 600_000);
     afterAll(async () => {

@@ -19,6 +19,8 @@ export interface ConsumerBaseOptions<C extends Contract> {
    * a crash, its partitions stand still this long.
    */
   sessionTimeoutMs?: number;
+  /** How long a fetch waits for new messages (default 5 s); stopping waits for the fetch in flight. */
+  maxWaitTimeMs?: number;
   /** Partitions handled in parallel (default 1); order holds within each. */
   partitionsConcurrently?: number;
   /** Called when a batch starts and ends with the partition's lag (messages not yet handled). */
@@ -46,6 +48,7 @@ export abstract class ContractConsumerBase<C extends Contract, O extends Consume
     this.consumer = kafka.consumer({
       groupId: options.groupId,
       allowAutoTopicCreation: false,
+      ...(options.maxWaitTimeMs !== undefined && { maxWaitTimeInMs: options.maxWaitTimeMs }),
       ...(options.sessionTimeoutMs && {
         sessionTimeout: options.sessionTimeoutMs,
         heartbeatInterval: Math.max(500, Math.floor(options.sessionTimeoutMs / 4)),

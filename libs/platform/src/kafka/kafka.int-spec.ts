@@ -46,6 +46,8 @@ describe('Kafka wiring on a real broker', () => {
         fromBeginning: true,
         maxAttempts: 3,
         retryBackoffMs: { initial: 10, max: 20 },
+        // Stopping a consumer waits for its fetch in flight.
+        maxWaitTimeMs: 100,
       },
       logger,
     );

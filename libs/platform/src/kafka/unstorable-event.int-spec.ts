@@ -47,6 +47,7 @@ it('dead-letters an event with a lone surrogate or NUL at once and keeps consumi
       contract,
       handle: async (event) => void handled.push(event.eventId),
       fromBeginning: true,
+      maxWaitTimeMs: 100,
     },
     pino({ level: 'silent' }),
   );

@@ -119,7 +119,12 @@ async function readTopicUntil(
   timeoutMs: number,
 ): Promise<KafkaMessage[]> {
   const received: KafkaMessage[] = [];
-  const consumer = kafka.consumer({ groupId: uniqueName('probe'), allowAutoTopicCreation: false });
+  // A short fetch wait: disconnecting waits for the fetch in flight.
+  const consumer = kafka.consumer({
+    groupId: uniqueName('probe'),
+    allowAutoTopicCreation: false,
+    maxWaitTimeInMs: 100,
+  });
   await consumer.connect();
   try {
     await consumer.subscribe({ topic, fromBeginning: true });

@@ -10,24 +10,35 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 VALIDATE="$ROOT/tools/ci/validate-compose.sh"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
-passed=0
-failed=0
+mkdir -p "$WORK/results"
+# Cases are independent: they run JOBS at a time (default: one per core), and print in order at the end.
+JOBS="${SELFTEST_JOBS:-$(nproc)}"
+cases=0
+
+# Sets the caller's `result` to the next case's result file (without its .ok/.fail suffix).
+next_result() {
+  cases=$((cases + 1))
+  result="$(printf '%s/results/%03d' "$WORK" "$cases")"
+}
 
 run() { # run NAME EXPECTED_RC EXPECTED_TEXT [validator args...]
-  local name="$1" want_rc="$2" want_text="$3"
+  local name="$1" want_rc="$2" want_text="$3" result
   shift 3
-  local out rc
-  out="$("$VALIDATE" "$@" 2>&1)"
-  rc=$?
-  if [[ $rc -eq $want_rc ]] && grep -qF -- "$want_text" <<<"$out"; then
-    printf 'OK   %s\n' "$name"
-    passed=$((passed + 1))
-  else
-    printf 'FAIL %s: exit %s (wanted %s), output %s "%s":\n' "$name" "$rc" "$want_rc" \
-      "$([[ $want_rc -eq 0 ]] && echo lacks || echo "lacks the expected")" "$want_text"
-    sed 's/^/    /' <<<"$out"
-    failed=$((failed + 1))
-  fi
+  next_result
+  while [[ $(jobs -rp | wc -l) -ge $JOBS ]]; do wait -n; done
+  (
+    out="$("$VALIDATE" "$@" 2>&1)"
+    rc=$?
+    if [[ $rc -eq $want_rc ]] && grep -qF -- "$want_text" <<<"$out"; then
+      printf 'OK   %s\n' "$name" >"$result.ok"
+    else
+      {
+        printf 'FAIL %s: exit %s (wanted %s), output %s "%s":\n' "$name" "$rc" "$want_rc" \
+          "$([[ $want_rc -eq 0 ]] && echo lacks || echo "lacks the expected")" "$want_text"
+        sed 's/^/    /' <<<"$out"
+      } >"$result.fail"
+    fi
+  ) &
 }
 
 # broken NAME FILE OLD NEW EXPECTED_TEXT [extra validator args]: copy FILE, replace OLD (literal,
@@ -47,8 +58,9 @@ if old not in text:
     sys.exit(f"{old!r} not found in {src}")
 open(dst, "w", encoding="utf-8").write(text.replace(old, new))
 PY
-    printf 'FAIL %s: could not make the broken copy (the original changed?)\n' "$name"
-    failed=$((failed + 1))
+    local result
+    next_result
+    printf 'FAIL %s: could not make the broken copy (the original changed?)\n' "$name" >"$result.fail"
     return
   fi
   case "$(basename "$file")" in
@@ -93,5 +105,9 @@ broken "Dockerfile lint finding (hadolint)" "$D" "ARG NODE_IMAGE=node:20-bookwor
 FROM \${NODE_IMAGE} AS unused
 RUN cd /tmp && echo hi" "FAIL hadolint"
 
+wait
+cat "$WORK"/results/*
+passed=$(find "$WORK/results" -name '*.ok' | wc -l)
+failed=$(find "$WORK/results" -name '*.fail' | wc -l)
 echo "validate-compose selftest: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

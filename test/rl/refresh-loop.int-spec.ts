@@ -12,8 +12,9 @@ import {
 } from './refresh-fixture';
 
 const PROMPT = 'I feel lonely since I moved to a new city.';
-// Enough training that the adapter moves the greedy answer of a base that is already fairly warm.
-const STEPS = Number(process.env['RL_TEST_STEPS'] ?? 12);
+// Enough training that the adapter moves the greedy answer of a base that is already fairly warm: here 6 steps
+// already reach a reward margin of 4 (12 reach 8.5) and move it; 8 leave room.
+const STEPS = Number(process.env['RL_TEST_STEPS'] ?? 8);
 const LEARNING_RATE = '2e-3';
 
 /** The model server's greedy answer to the fixed prompt, from the base or from an adapter. */

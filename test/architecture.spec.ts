@@ -75,6 +75,31 @@ describe('architecture', () => {
     ).toContainEqual(boundaryError);
   }, 60_000);
 
+  it("the gate's one-program typecheck (tsconfig.typecheck.json) holds every project but the web app's own", () => {
+    const readJson = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
+    const covered = new Set<string>(readJson('tsconfig.typecheck.json').include);
+    const projects = execFileSync('git', ['ls-files', '*project.json'], { cwd: ROOT })
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .map((file) => path.dirname(file))
+      .filter((dir) => dir !== 'apps/web');
+    expect(projects.length).toBeGreaterThan(20);
+    for (const dir of projects) {
+      const tsconfig = readJson(path.join(dir, 'tsconfig.json'));
+      // Only the shared options: one program with them checks each project as its own tsconfig would.
+      expect({ dir, options: tsconfig.compilerOptions }).toEqual({ dir, options: undefined });
+      for (const glob of tsconfig.include as string[]) {
+        const where = `${dir}/${glob}`;
+        const wildcard = where.replace(/^([^/]+)\/[^/]+\//, '$1/*/');
+        expect({ where, covered: covered.has(where) || covered.has(wildcard) }).toEqual({
+          where,
+          covered: true,
+        });
+      }
+    }
+  });
+
   it('lint accepts an app importing a lib', () => {
     expect(lint('apps/chat-gateway/src/x.ts', "export { TOPICS } from '@echoloop/contracts';\n")).toEqual([]);
   }, 60_000);

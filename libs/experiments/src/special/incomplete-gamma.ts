@@ -1,7 +1,11 @@
 import { logGamma } from './log-gamma';
 
-const EPSILON = 1e-16;
+// Double precision: a relative step of one ulp is convergence. (A smaller bound than Number.EPSILON can only be met
+// by a step of exactly 1, which far in the tail, where adding 2 to b no longer changes it, never comes.)
+const EPSILON = Number.EPSILON;
 const TINY = 1e-300;
+// exp() of anything below this is 0 in double precision.
+const LOG_SMALLEST = Math.log(Number.MIN_VALUE);
 const MAX_ITERATIONS = 100_000;
 
 /**
@@ -19,6 +23,8 @@ export function regularizedGamma(a: number, x: number): { lower: number; upper: 
     const lower = Math.exp(logPrefactor) * series(a, x);
     return { lower, upper: 1 - lower };
   }
+  // The continued fraction is below 1 here, so Q(a, x) is 0 in double precision: no need to evaluate it.
+  if (logPrefactor < LOG_SMALLEST) return { lower: 1, upper: 0 };
   const upper = Math.exp(logPrefactor) * continuedFraction(a, x);
   return { lower: 1 - upper, upper };
 }
@@ -51,7 +57,7 @@ function continuedFraction(a: number, x: number): number {
     d = 1 / d;
     const delta = d * c;
     h *= delta;
-    if (Math.abs(delta - 1) < EPSILON) return h;
+    if (Math.abs(delta - 1) <= EPSILON) return h;
   }
   throw new Error(`regularizedGamma continued fraction did not converge (a=${a}, x=${x})`);
 }

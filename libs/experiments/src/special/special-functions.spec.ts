@@ -20,6 +20,14 @@ describe('normalCdf', () => {
     [8, 0.9999999999999993],
   ])('Φ(%p) = %p', (z, expected) => expectCloseTo(normalCdf(z), expected, 1e-12));
 
+  // norm.cdf(z) for z far out (a difference over a near-zero variance): exactly 0 and 1, never an error.
+  it.each([
+    [-2.3765e8, 0],
+    [2.3765e8, 1],
+    [-1e154, 0],
+    [40, 1],
+  ])('Φ(%p) = %p far in the tails', (z, expected) => expect(normalCdf(z)).toBe(expected));
+
   it('is exactly 0.5 at 0 and symmetric', () => {
     expect(normalCdf(0)).toBe(0.5);
     expectCloseTo(normalCdf(1.3) + normalCdf(-1.3), 1, 1e-15);
@@ -130,4 +138,11 @@ describe('chiSquareSurvival', () => {
   });
 
   it('is 1 at x <= 0', () => expect(chiSquareSurvival(0, 3)).toBe(1));
+
+  // chi2.sf(x, df) for a statistic far past any table (a sample-ratio check on huge or degenerate counts): 0.0
+  it.each([
+    [5.647936145187668e16, 1],
+    [1e300, 3],
+    [1600, 1],
+  ])('is exactly 0 at x = %p, df = %p', (x, df) => expect(chiSquareSurvival(x, df)).toBe(0));
 });

@@ -1,4 +1,6 @@
 import { TOPICS } from '@echoloop/contracts';
+import { OUTBOX_CHANNEL } from '@echoloop/platform';
+import { Client } from 'pg';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { compositeReward, DEFAULT_REWARD_CONFIG } from '@echoloop/rewards';
@@ -88,6 +90,30 @@ describe('reward labeller on the real Kafka and PostgreSQL', () => {
     );
     expect(firstEvent.composite.value).toBeCloseTo(expected.value, 10);
     expect(firstEvent).toMatchObject({ labellerVersion: 'labeller-v1', emotionScore: 46 });
+  });
+
+  it('announces labels through an outbox write that notifies, so a relay in any process publishes them at once', async () => {
+    // The fixture writes turns straight to the tables and Kafka: the labeller is the only outbox writer here.
+    const listener = new Client({ connectionString: f.env['DATABASE_URL'] });
+    await listener.connect();
+    let notifications = 0;
+    listener.on('notification', (message) => {
+      if (message.channel === OUTBOX_CHANNEL) notifications++;
+    });
+    try {
+      await listener.query(`LISTEN ${listener.escapeIdentifier(OUTBOX_CHANNEL)}`);
+      // The first turn is finished in the batch that brings its next message, the second after the user left:
+      // two outbox writes, in two transactions.
+      const c = await f.conversation();
+      const first = await c.turn('my plant finally flowered', 'That is lovely! What kind is it?');
+      const second = await c.turn('a tiny orchid, thanks for asking', 'Orchids are patient plants.');
+      await c.publish(first, second);
+      await waitFinished(f, first.turnId);
+      await waitFinished(f, second.turnId);
+      await waitFor(() => notifications >= 2, { what: 'a notification for each labelled event' });
+    } finally {
+      await listener.end();
+    }
   });
 
   it('retries an unparseable judge answer once, then marks the component failed; the turn still finishes', async () => {

@@ -1,6 +1,6 @@
 import { rewardTurnLabelledV1 } from '@echoloop/contracts';
 import type { RewardTurnEntity, TurnSignals } from '@echoloop/persistence';
-import { eventHeaders, OutboxRelay } from '@echoloop/platform';
+import { eventHeaders, OUTBOX_CHANNEL, OutboxRelay } from '@echoloop/platform';
 import type { RewardComponent, RewardConfig } from '@echoloop/rewards';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -277,10 +277,13 @@ export class LabelBatchStore {
         });
       events.push({ key: turn.conversationId, event: turnLabelledEvent(turn, version, own, composite) });
     }
+    // Notifies, as every outbox write does: relays in any process publish on commit.
     await tx.query(
-      `INSERT INTO outbox (event_id, topic, message_key, payload, headers)
-       SELECT (e->>'eventId')::uuid, $2, e->>'key', e->'payload', e->'headers'
-       FROM jsonb_array_elements($1::jsonb) e`,
+      `WITH rows AS (
+         INSERT INTO outbox (event_id, topic, message_key, payload, headers)
+         SELECT (e->>'eventId')::uuid, $2, e->>'key', e->'payload', e->'headers'
+         FROM jsonb_array_elements($1::jsonb) e RETURNING 1)
+       SELECT pg_notify($3, '') WHERE EXISTS (SELECT 1 FROM rows)`,
       [
         JSON.stringify(
           // Validated already: createEvent parses what it makes.
@@ -292,6 +295,7 @@ export class LabelBatchStore {
           })),
         ),
         rewardTurnLabelledV1.topic,
+        OUTBOX_CHANNEL,
       ],
     );
     return inserted;

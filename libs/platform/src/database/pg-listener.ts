@@ -25,8 +25,14 @@ export class PgListener {
   private stopped = false;
   private backoffMs = 0;
   private retryTimer: NodeJS.Timeout | undefined;
+  private listeningNow = false;
 
   constructor(private readonly options: PgListenerOptions) {}
+
+  /** True from LISTEN until the connection is known to be lost: notifications sent meanwhile arrive. */
+  get listening(): boolean {
+    return this.listeningNow;
+  }
 
   start(): void {
     this.stopped = false;
@@ -35,6 +41,7 @@ export class PgListener {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.listeningNow = false;
     clearTimeout(this.retryTimer);
     const client = this.client;
     this.client = undefined;
@@ -49,6 +56,7 @@ export class PgListener {
     const drop = (error?: Error) => {
       if (dropped) return;
       dropped = true;
+      this.listeningNow = false;
       if (this.client === client) this.client = undefined;
       void client.end().catch(() => undefined);
       if (this.stopped) return;
@@ -69,6 +77,7 @@ export class PgListener {
       await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
       if (this.stopped || dropped) return;
       this.backoffMs = 0;
+      this.listeningNow = true;
       this.options.onListening();
     } catch (error) {
       drop(error as Error);

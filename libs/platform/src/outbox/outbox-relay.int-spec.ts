@@ -240,6 +240,48 @@ describe('outbox relay on PostgreSQL and Kafka', () => {
     }
   });
 
+  it('reads the outbox once per commit when it listens: the wake() after a commit adds no read for nothing', async () => {
+    const contract = await freshContract();
+    const name = uniqueName('relay');
+    const metrics = new MetricsService('test');
+    const running = new OutboxRelay(dataSource, publisher, metrics, logger, {
+      batchSize: 100,
+      idleMs: 60_000,
+      maxBackoffMs: 100,
+      retainPublishedMs: 60_000,
+      listen: { connectionString: db.url, applicationName: name },
+    });
+    const count = async (metric: string, label: string, value: string) =>
+      (await metrics.registry.getSingleMetric(metric)?.get())?.values.find((v) => v.labels[label] === value)
+        ?.value ?? 0;
+    running.start();
+    try {
+      await listeningBackend(name);
+      await waitFor(async () => (await count('outbox_relay_wakeups_total', 'source', 'listening')) === 1, {
+        what: 'the relay to listen',
+      });
+      await running.whenIdle();
+      const emptyBefore = await count('outbox_relay_claims_total', 'outcome', 'empty');
+      for (let i = 1; i <= 3; i++) {
+        const event = turn(contract, randomUUID());
+        await dataSource.transaction((tx) => enqueueEvent(tx, contract, event, 'k'));
+        running.wake();
+        await published(event.eventId, 5_000);
+        await waitFor(
+          async () => (await count('outbox_relay_wakeups_total', 'source', 'notification')) >= i,
+          {
+            what: `notification ${i}`,
+          },
+        );
+        await running.whenIdle();
+      }
+      expect(await count('outbox_relay_claims_total', 'outcome', 'rows')).toBe(3);
+      expect((await count('outbox_relay_claims_total', 'outcome', 'empty')) - emptyBefore).toBe(0);
+    } finally {
+      await running.stop();
+    }
+  });
+
   it('listens again by itself after losing its LISTEN connection, and publishes what was committed meanwhile', async () => {
     const contract = await freshContract();
     const name = uniqueName('relay');

@@ -50,11 +50,13 @@ export class OutboxRelay {
   /** Ends the current sleep: always on stop(), on wake() only while idle (not while backing off). */
   private sleeping?: { wakeable: boolean; end: () => void };
   private woken = false;
+  private idleWaiters: (() => void)[] = [];
   private loop?: Promise<void>;
   private listener?: PgListener;
   private readonly published: Counter<'topic'>;
   private readonly failures: Counter;
   private readonly wakeups: Counter<'source'>;
+  private readonly claims: Counter<'outcome'>;
 
   constructor(
     private readonly db: DataSource,
@@ -76,6 +78,11 @@ export class OutboxRelay {
       'Outbox relay wake-ups by source (notification, listening: LISTEN (re)connected)',
       ['source'],
     );
+    this.claims = metrics.counter(
+      'outbox_relay_claims_total',
+      'Outbox reads by the relay: found rows to publish, or found none (idle, or another relay holds the lock)',
+      ['outcome'],
+    );
   }
 
   start(): void {
@@ -89,11 +96,11 @@ export class OutboxRelay {
         channel: OUTBOX_CHANNEL,
         onNotification: () => {
           this.wakeups.inc({ source: 'notification' });
-          this.wake();
+          this.nudge();
         },
         onListening: () => {
           this.wakeups.inc({ source: 'listening' });
-          this.wake();
+          this.nudge();
         },
         logger: this.logger,
         maxBackoffMs: this.options.maxBackoffMs,
@@ -108,10 +115,25 @@ export class OutboxRelay {
     this.listener = undefined;
     this.sleeping?.end();
     await this.loop;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
-  /** Publish promptly: call after committing a transaction that enqueued events. */
+  /**
+   * Publish promptly: call after committing a transaction that enqueued events. A relay that listens ignores it:
+   * every outbox write notifies, so the commit's own notification wakes it, and a second wake-up for the same commit
+   * would read the outbox once more for nothing (a transaction of three round trips per turn).
+   */
   wake(): void {
+    if (!this.listener?.listening) this.nudge();
+  }
+
+  /** Resolves once the relay has nothing left to do and sleeps until the next wake-up (or the poll). */
+  whenIdle(): Promise<void> {
+    if (this.sleeping?.wakeable && !this.woken) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private nudge(): void {
     this.woken = true; // if the loop is busy publishing (or backing off), it looks again before sleeping
     if (this.sleeping?.wakeable) this.sleeping.end();
   }
@@ -134,6 +156,7 @@ export class OutboxRelay {
           [RELAY_LOCK_ID, this.options.batchSize],
         );
         rows = fitBatch(unpublished);
+        this.claims.inc({ outcome: rows.length ? 'rows' : 'empty' });
         if (rows.length === 0) return { published: 0, more: false };
         await this.publisher.sendBatch(groupByTopic(rows));
         await markPublished(tx, rows);
@@ -203,6 +226,7 @@ export class OutboxRelay {
       };
       const timer = setTimeout(end, ms);
       this.sleeping = { wakeable, end };
+      if (wakeable) for (const resolve of this.idleWaiters.splice(0)) resolve();
     });
   }
 

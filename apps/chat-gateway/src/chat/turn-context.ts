@@ -3,6 +3,7 @@ import type { ChatMessage } from '@echoloop/llm';
 import type { CheckpointEntity } from '@echoloop/persistence';
 import { buildPrompt, TokenCalibration } from '@echoloop/prompt';
 import { Inject, Injectable } from '@nestjs/common';
+import { ParseMemo } from '../common/parse-memo';
 import { DirectorService } from '../director/director.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { PersonaService, type PersonaUpdate } from '../persona/persona.service';
@@ -32,6 +33,8 @@ export interface TurnContext {
 export class TurnContextBuilder {
   /** The endpoint's real prompt token counts, learnt from each reply's usage, correct our estimate. */
   private readonly calibration = new TokenCalibration();
+  /** Cards parsed once, not on every turn (the same card comes back with every turn of its conversations). */
+  private readonly cards = new ParseMemo((raw) => characterCardSchema.parse(raw));
 
   constructor(
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
@@ -53,7 +56,7 @@ export class TurnContextBuilder {
       earlier.findLast((m) => m.role === 'assistant')?.content,
     );
     const history: ChatMessage[] = earlier.map((m) => ({ role: m.role, content: m.content }));
-    const card = characterCardSchema.parse(inputs.card);
+    const card = this.cards.get(inputs.card);
     const prompt = buildPrompt({
       card,
       userName: inputs.userName,

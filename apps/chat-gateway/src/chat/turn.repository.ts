@@ -162,6 +162,12 @@ const GATED_REGENERATE = `
       SELECT parent.*, false AS inserted FROM messages reply JOIN messages parent ON parent.id = reply.parent_id
        WHERE reply.id = $replyId AND reply.role = 'assistant')`;
 
+/** The gate, then (if it let the turn through) the turn's inputs: one statement. */
+const GATED_INPUTS = {
+  send: `${GATED_SEND} SELECT gate.*, i.* FROM gate LEFT JOIN (${INPUTS}) i ON true`,
+  regenerate: `${GATED_REGENERATE} SELECT gate.*, i.* FROM gate LEFT JOIN (${INPUTS}) i ON true`,
+};
+
 interface GateRow {
   granted: boolean;
   tokens: number;
@@ -282,11 +288,12 @@ export class TurnRepository {
     historyLimit: number,
     gate: TurnGate,
   ): Promise<TurnInputs | GateRefusal | null> {
-    const head = target.kind === 'send' ? GATED_SEND : GATED_REGENERATE;
-    const { sql, parameters } = named(
-      `${head} SELECT gate.*, i.* FROM gate LEFT JOIN (${INPUTS}) i ON true`,
-      { ...target, ...gate, userId, historyLimit },
-    );
+    const { sql, parameters } = named(GATED_INPUTS[target.kind], {
+      ...target,
+      ...gate,
+      userId,
+      historyLimit,
+    });
     const [row] = await preparedQuery<GateRow & Partial<InputsRow>>(this.db, sql, parameters);
     if (!row) throw new Error('the turn gate returned no row');
     if (!row.granted) {
@@ -375,15 +382,26 @@ export class TurnRepository {
   }
 }
 
+/** Each statement's text with pg's `$n` placeholders and the names they stand for, worked out once. */
+const compiled = new Map<string, { text: string; order: string[] }>();
+
 /** `$name` placeholders as pg's `$n`, each name bound once. */
 function named(sql: string, values: Record<string, unknown>): { sql: string; parameters: unknown[] } {
-  const order: string[] = [];
-  const text = sql.replace(/\$([a-zA-Z]+)/g, (_, name: string) => {
+  let statement = compiled.get(sql);
+  if (!statement) {
+    const order: string[] = [];
+    const text = sql.replace(/\$([a-zA-Z]+)/g, (_, name: string) => {
+      const at = order.indexOf(name);
+      return `$${(at === -1 ? order.push(name) : at + 1).toString()}`;
+    });
+    statement = { text, order };
+    compiled.set(sql, statement);
+  }
+  const parameters = statement.order.map((name) => {
     if (!(name in values)) throw new Error(`no value for $${name}`);
-    const at = order.indexOf(name);
-    return `$${(at === -1 ? order.push(name) : at + 1).toString()}`;
+    return values[name];
   });
-  return { sql: text, parameters: order.map((name) => values[name]) };
+  return { sql: statement.text, parameters };
 }
 
 /** row_to_json gives column names and ISO times: entities as TypeORM would have built them. */

@@ -16,6 +16,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import { In } from 'typeorm';
+import { ParseMemo } from '../common/parse-memo';
 
 export interface PersonaUpdate {
   /** False when the user turned inference off: nothing is observed or stored. */
@@ -39,6 +40,12 @@ const OFF: PersonaUpdate = { enabled: false, observations: [], shifted: false, g
  */
 @Injectable()
 export class PersonaService {
+  /**
+   * Profiles as each turn reads them, parsed once: the stored one read again, or the one the last turn merged (a
+   * merge of a valid profile is valid) that the next turn's early start reads.
+   */
+  private readonly profilesRead = new ParseMemo(parseProfile);
+
   constructor(
     @InjectRepository(UserProfileEntity) private readonly profiles: Repository<UserProfileEntity>,
   ) {}
@@ -60,8 +67,9 @@ export class PersonaService {
       { id: message.id, text: message.content, createdAt: message.createdAt },
       previousAssistantMessage === undefined ? {} : { previousAssistantMessage },
     );
-    const before = parseProfile(row?.profile);
+    const before = this.profilesRead.get(row?.profile);
     const profile = mergeObservations(before, observations, now);
+    this.profilesRead.vouch(profile);
     return {
       enabled: true,
       observations,

@@ -330,7 +330,7 @@ describe('TurnService', () => {
       expect(events.done).toEqual([expect.objectContaining({ replyId: ack.replyId })]);
     });
 
-    it('sends the statement before it starts the model request', async () => {
+    it('starts the model request first, and sends the statement once the current messages are handled', async () => {
       const order: string[] = [];
       repository.inputs.mockImplementationOnce(async () => {
         order.push('statement');
@@ -343,7 +343,7 @@ describe('TurnService', () => {
       const { sink, settled } = collectingSink();
       await second(sink);
       await settled;
-      expect(order).toEqual(['statement', 'model']);
+      expect(order).toEqual(['model', 'statement']);
     });
 
     it('answers from the stored inputs when the guessed prompt cannot be prepared', async () => {

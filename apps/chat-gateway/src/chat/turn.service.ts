@@ -75,13 +75,9 @@ export class TurnService {
         (streams) => this.limits.checkStreams(streams),
         async () => {
           const slotId = randomUUID();
-          // Sent first: the database works on it while the prompt is built and the model request starts.
-          const storing = this.store(userId, input, slotId);
-          // Observed now: it may fail before the turn awaits it.
-          storing.catch(() => undefined);
           const guess = this.guesses.next(userId, input.conversationId, input.content);
-          if (guess) return this.sendEarly(userId, input, guess, sink, slotId, storing);
-          return this.fromStatement(userId, input, sink, slotId, await storing);
+          if (guess) return this.sendEarly(userId, input, guess, sink, slotId);
+          return this.fromStatement(userId, input, sink, slotId, await this.store(userId, input, slotId));
         },
       ),
     );
@@ -138,7 +134,6 @@ export class TurnService {
     guess: TurnInputs,
     sink: TurnSink,
     slotId: string,
-    storing: Promise<TurnInputs | GateRefusal | null>,
   ): Promise<TurnAck> {
     let prepared: Prepared;
     try {
@@ -146,7 +141,7 @@ export class TurnService {
     } catch {
       // No early start: the turn goes on from what the statement says (its own prepare reports the failure).
       this.guesses.forget(input.conversationId);
-      return this.fromStatement(userId, input, sink, slotId, await storing);
+      return this.fromStatement(userId, input, sink, slotId, await this.store(userId, input, slotId));
     }
     const replyId = randomUUID();
     const abort = new AbortController();
@@ -154,6 +149,11 @@ export class TurnService {
     const streaming = this.runner.stream(prepared, input.conversationId, replyId, abort.signal, gate);
     // Observed now: it may fail before the turn awaits it (or be cancelled and never awaited).
     streaming.catch(() => undefined);
+    // The statement goes once the model requests of the messages that arrived together are out: a model's first
+    // token takes longer than the statement.
+    const storing = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+      this.store(userId, input, slotId),
+    );
     const cancel = (outcome: 'restarted' | 'cancelled') => {
       abort.abort();
       this.earlyStarts.inc({ outcome });

@@ -92,7 +92,7 @@ describe('reward labeller on the real Kafka and PostgreSQL', () => {
     expect(firstEvent).toMatchObject({ labellerVersion: 'labeller-v1', emotionScore: 46 });
   });
 
-  it('announces labels through an outbox write that notifies, so a relay in any process publishes them at once', async () => {
+  it('notifies on every outbox write of labels (a batch and a single turn), so relays in any process wake at once', async () => {
     // The fixture writes turns straight to the tables and Kafka: the labeller is the only outbox writer here.
     const listener = new Client({ connectionString: f.env['DATABASE_URL'] });
     await listener.connect();

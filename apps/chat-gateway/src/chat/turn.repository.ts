@@ -162,11 +162,9 @@ const GATED_REGENERATE = `
       SELECT parent.*, false AS inserted FROM messages reply JOIN messages parent ON parent.id = reply.parent_id
        WHERE reply.id = $replyId AND reply.role = 'assistant')`;
 
-/** The gate, then (if it let the turn through) the turn's inputs: one statement. */
-const GATED_INPUTS = {
-  send: `${GATED_SEND} SELECT gate.*, i.* FROM gate LEFT JOIN (${INPUTS}) i ON true`,
-  regenerate: `${GATED_REGENERATE} SELECT gate.*, i.* FROM gate LEFT JOIN (${INPUTS}) i ON true`,
-};
+/** The gate, then (if it let the turn through) the turn's inputs: one statement, its text built once. */
+const gated = (head: string) => `${head} SELECT gate.*, i.* FROM gate LEFT JOIN (${INPUTS}) i ON true`;
+const GATED_INPUTS = { send: gated(GATED_SEND), regenerate: gated(GATED_REGENERATE) };
 
 interface GateRow {
   granted: boolean;

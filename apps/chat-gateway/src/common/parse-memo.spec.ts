@@ -42,6 +42,15 @@ describe('ParseMemo', () => {
     expect(parses()).toBe(0);
   });
 
+  it('with maxTexts 0, knows values by identity only', () => {
+    const { memo, parses } = counted(0);
+    const object = { name: 'Echo' };
+    memo.get(object);
+    memo.get(object);
+    memo.get({ name: 'Echo' });
+    expect(parses()).toBe(2);
+  });
+
   it('keeps at most maxTexts values by text, forgetting the oldest first', () => {
     const { memo, parses } = counted(2);
     memo.get({ name: 'a' });

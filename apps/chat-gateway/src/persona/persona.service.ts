@@ -41,10 +41,10 @@ const OFF: PersonaUpdate = { enabled: false, observations: [], shifted: false, g
 @Injectable()
 export class PersonaService {
   /**
-   * Profiles as each turn reads them, parsed once: the stored one read again, or the one the last turn merged (a
-   * merge of a valid profile is valid) that the next turn's early start reads.
+   * The profile the last turn merged (a merge of a valid profile is valid), which the next turn's early start reads,
+   * is not parsed again. By identity only: the stored profile changes with every turn, so its text never repeats.
    */
-  private readonly profilesRead = new ParseMemo(parseProfile);
+  private readonly profilesRead = new ParseMemo(parseProfile, 0);
 
   constructor(
     @InjectRepository(UserProfileEntity) private readonly profiles: Repository<UserProfileEntity>,

@@ -267,12 +267,9 @@ describe('outbox relay on PostgreSQL and Kafka', () => {
         await dataSource.transaction((tx) => enqueueEvent(tx, contract, event, 'k'));
         running.wake();
         await published(event.eventId, 5_000);
-        await waitFor(
-          async () => (await count('outbox_relay_wakeups_total', 'source', 'notification')) >= i,
-          {
-            what: `notification ${i}`,
-          },
-        );
+        const notified = async () =>
+          (await count('outbox_relay_wakeups_total', 'source', 'notification')) >= i;
+        await waitFor(notified, { what: `notification ${i}` });
         await running.whenIdle();
       }
       expect(await count('outbox_relay_claims_total', 'outcome', 'rows')).toBe(3);

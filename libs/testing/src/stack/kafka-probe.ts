@@ -25,9 +25,16 @@ export async function startGroupsAtEnd(
     await Promise.all(
       groups
         .filter(({ topic }) => topics.has(topic))
-        .map(async ({ groupId, topic }) =>
-          commitAt(kafka, groupId, topic, await admin.fetchTopicOffsets(topic)),
-        ),
+        .map(async ({ groupId, topic }) => {
+          // A topic another suite created a moment ago may have no partition leader yet ("not the leader for
+          // that topic-partition"): asked again until it has.
+          const ends = await waitFor(() => admin.fetchTopicOffsets(topic), {
+            timeoutMs: 30_000,
+            intervalMs: 200,
+            what: `the end offsets of ${topic}`,
+          });
+          await commitAt(kafka, groupId, topic, ends);
+        }),
     );
   } finally {
     await admin.disconnect();

@@ -17,6 +17,15 @@ describe('A/B testing of checkpoints on live traffic', () => {
     experimenter = await f.registerWithRoles(['experimenter']);
   });
 
+  // A test that fails midway would leave its experiment running and routing the next test's users.
+  afterEach(async () => {
+    const { body } = await f.http(experimenter.token, 'GET', '/v1/experiments');
+    for (const { id, status } of body.items as { id: string; status: string }[]) {
+      if (status === 'running')
+        await f.http(experimenter.token, 'POST', `/v1/experiments/${id}/stop`, { reason: 'test ended' });
+    }
+  });
+
   afterAll(async () => {
     await labeller?.stop();
     await judge?.close();

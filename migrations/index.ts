@@ -20,6 +20,7 @@ import { ConversationRetention1795311400000 } from './1795311400000-Conversation
 import { RlJobs1795311500000 } from './1795311500000-RlJobs';
 import { GatewayCluster1795311600000 } from './1795311600000-GatewayCluster';
 import { SharedDailyQuota1795311700000 } from './1795311700000-SharedDailyQuota';
+import { NumberedUserTurns1795311800000 } from './1795311800000-NumberedUserTurns';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   RlJobs1795311500000,
   GatewayCluster1795311600000,
   SharedDailyQuota1795311700000,
+  NumberedUserTurns1795311800000,
 ];

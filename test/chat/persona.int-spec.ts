@@ -252,6 +252,43 @@ describe('deep persona extraction and the director', () => {
     expect(directorCalls()).toBe(before + 1);
   });
 
+  it('numbers each sent message as a user turn, counting messages stored before numbering: the director still fires on the fifth', async () => {
+    f.vllm.setReply(
+      replyByRules(
+        [{ when: { systemIncludes: DIRECTOR_SYSTEM }, reply: { decision: 'deepen', note: 'Ask why.' } }],
+        'I see.',
+      ),
+    );
+    const { token } = await f.register();
+    const conversationId = await newConversation(token);
+    // Three user turns stored without a number (as before numbering, or by another path), each with its reply.
+    for (let turn = 1; turn <= 3; turn++)
+      await f.db.query(
+        `INSERT INTO messages (conversation_id, role, content, created_at)
+         VALUES ($1, 'user', $2, now() - make_interval(mins => 10 - $3::int)),
+                ($1, 'assistant', 'I see.', now() - make_interval(mins => 10 - $3::int, secs => -1))`,
+        [conversationId, `Earlier ${turn}.`, turn],
+      );
+    await chatOnce(token, conversationId, 'Turn 4 of my week.', 'w4');
+    await chatOnce(token, conversationId, 'Turn 5 of my week.', 'w5');
+    const numbers = (await f.db.query(
+      `SELECT user_turn FROM messages WHERE conversation_id = $1 AND role = 'user' ORDER BY created_at`,
+      [conversationId],
+    )) as { user_turn: number | null }[];
+    expect(numbers.map((m) => m.user_turn)).toEqual([null, null, null, 4, 5]);
+    const [row] = await waitFor(
+      async () => {
+        const rows = await f.db.query(
+          'SELECT director FROM conversations WHERE id = $1 AND director IS NOT NULL',
+          [conversationId],
+        );
+        return rows.length > 0 && rows;
+      },
+      { what: 'the director note' },
+    );
+    expect(row.director).toMatchObject({ turn: 5, decision: 'deepen' });
+  });
+
   it('turns of one user in two conversations at once both add their evidence (no lost update)', async () => {
     f.vllm.setReply(replyWith('I see.'));
     const { token } = await f.register();

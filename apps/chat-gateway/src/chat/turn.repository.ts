@@ -42,6 +42,16 @@ export type TurnTarget =
   | { kind: 'regenerate'; replyId: string };
 
 /**
+ * The number a sent message takes (see MessageEntity.userTurn): the previous user message's plus one, read from the
+ * newest end of the conversation's index; a count only where that message has no number (stored another way).
+ */
+const NEXT_USER_TURN = `
+  coalesce(
+    (SELECT m.user_turn FROM messages m WHERE m.conversation_id = c.id AND m.role = 'user'
+      ORDER BY m.created_at DESC, m.id DESC LIMIT 1),
+    (SELECT count(*)::int FROM messages m WHERE m.conversation_id = c.id AND m.role = 'user')) + 1`;
+
+/**
  * The turn's read of everything else, relative to `target` (its conversation, message and user): the history
  * before it, its user-turn number, the card, the user's display name and profile. Ownership is in the joins:
  * another user's conversation yields no row.
@@ -50,9 +60,9 @@ const INPUTS = `
   SELECT row_to_json(c) AS conversation, row_to_json(target) AS message, target.inserted,
          ch.card, u.display_name,
          CASE WHEN p.user_id IS NULL THEN NULL ELSE row_to_json(p) END AS profile,
-         (SELECT count(*)::int FROM messages m
+         coalesce(target.user_turn, (SELECT count(*)::int FROM messages m
            WHERE m.conversation_id = c.id AND m.role = 'user'
-             AND (target.inserted OR (m.created_at, m.id) < (target.created_at, target.id))) + 1 AS user_turn,
+             AND (target.inserted OR (m.created_at, m.id) < (target.created_at, target.id))) + 1) AS user_turn,
          (SELECT coalesce(json_agg(h ORDER BY h.created_at, h.id), '[]') FROM (
              SELECT m.id, m.role, m.content, m.created_at FROM messages m
               WHERE m.conversation_id = c.id AND m.status = 'complete' AND m.selected
@@ -71,8 +81,8 @@ const INPUTS = `
 const TARGETS: Record<TurnTarget['kind'], string> = {
   send: `
     WITH target AS (
-      INSERT INTO messages (conversation_id, role, content, client_message_id)
-      SELECT c.id, 'user', $content, $clientMessageId FROM conversations c
+      INSERT INTO messages (conversation_id, role, content, client_message_id, user_turn)
+      SELECT c.id, 'user', $content, $clientMessageId, ${NEXT_USER_TURN} FROM conversations c
        WHERE c.id = $conversationId AND c.user_id = $userId
       ON CONFLICT (conversation_id, client_message_id) WHERE client_message_id IS NOT NULL DO NOTHING
       RETURNING *, true AS inserted)`,
@@ -150,8 +160,8 @@ const GATE = `
 const GATED_SEND = `
     WITH ${GATE},
     target AS (
-      INSERT INTO messages (conversation_id, role, content, client_message_id)
-      SELECT c.id, 'user', $content, $clientMessageId FROM conversations c
+      INSERT INTO messages (conversation_id, role, content, client_message_id, user_turn)
+      SELECT c.id, 'user', $content, $clientMessageId, ${NEXT_USER_TURN} FROM conversations c
        WHERE c.id = $conversationId AND c.user_id = $userId AND (SELECT granted FROM gate)
       ON CONFLICT (conversation_id, client_message_id) WHERE client_message_id IS NOT NULL DO NOTHING
       RETURNING *, true AS inserted)`;
@@ -428,6 +438,7 @@ function toInputs(manager: EntityManager, row: InputsRow): TurnInputs {
       parentId: m['parent_id'] as string | null,
       status: m['status'] as MessageStatus,
       selected: m['selected'] as boolean,
+      userTurn: row.user_turn,
       createdAt: new Date(m['created_at'] as string),
     }),
     created: row.inserted,

@@ -66,6 +66,13 @@ export class MessageEntity {
   @Column({ name: 'finish_reason', type: 'text', nullable: true })
   finishReason!: string | null;
 
+  /**
+   * A user message's place among its conversation's user messages (1-based); null for replies. Stored by the turn
+   * that sends it, so that the next turn reads it instead of counting the conversation.
+   */
+  @Column({ name: 'user_turn', type: 'integer', nullable: true })
+  userTurn!: number | null;
+
   @Column({ name: 'prompt_tokens', type: 'integer', nullable: true })
   promptTokens!: number | null;
 

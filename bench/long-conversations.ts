@@ -1,7 +1,8 @@
-// Does a turn slow down as its conversation grows? Time to first token over socket.io, with a model that answers at
-// once (so the first token waits for the turn's statement), in conversations already holding 0 to 50,000 messages.
-// The history a prompt reads is capped, so any growth is work the statement does per stored message. Turns are
-// interleaved across the conversations, round by round. Prints a table and writes
+// Does a turn slow down as its conversation, or the whole messages table, grows? Time to first token over socket.io,
+// with a model that answers at once (so the first token waits for the turn's statement), and to `message:done`
+// (after the reply's commit), in conversations already holding 0 to 50,000 messages. The history a prompt reads is
+// capped, so any growth is work done per stored message. Turns are interleaved across the conversations, round by
+// round. Prints a table and writes
 // bench/results/long-conversations.json.
 //
 //   npm run bench:long-conversations -- [--lengths 0,1000,10000,50000] [--turns 30] [--gateway-root DIR]
@@ -57,16 +58,29 @@ async function main(): Promise<void> {
     // Each user's first turn counts the day's messages once (their quota); not part of the measure.
     for (const [i, user] of users.entries()) await socketTurn(user, `warm-${i}`);
     const ttft = lengths.map(() => [] as number[]);
+    const total = lengths.map(() => [] as number[]);
     for (let t = 0; t < turns; t++) {
-      for (const [i, user] of users.entries()) ttft[i]!.push((await socketTurn(user, `turn-${t}`)).ttftMs);
+      for (const [i, user] of users.entries()) {
+        const timing = await socketTurn(user, `turn-${t}`);
+        ttft[i]!.push(timing.ttftMs);
+        total[i]!.push(timing.totalMs);
+      }
       if ((t + 1) % 10 === 0) log(`${t + 1}/${turns} rounds`);
     }
-    const rows = lengths.map((length, i) => ({ messages: length, ttftMs: summarize(ttft[i]!) }));
+    const rows = lengths.map((length, i) => ({
+      messages: length,
+      ttftMs: summarize(ttft[i]!),
+      totalMs: summarize(total[i]!),
+    }));
     process.stdout.write(
-      `\nTime to first token by conversation length (model first token at once, ${turns} turns each, gateway from ${gatewayRoot})\n` +
+      `\nTurn times by conversation length (model: first token at once, 8 tokens at 50/s; ${turns} turns each; gateway from ${gatewayRoot})\n` +
         formatTable(
-          ['messages before', 'TTFT p50 ms', 'TTFT p99 ms'],
-          rows.map((r) => [String(r.messages), String(r.ttftMs.p50), String(r.ttftMs.p99)]),
+          ['messages before', 'TTFT p50 / p99 ms', 'turn to done p50 / p99 ms'],
+          rows.map((r) => [
+            String(r.messages),
+            `${r.ttftMs.p50} / ${r.ttftMs.p99}`,
+            `${r.totalMs.p50} / ${r.totalMs.p99}`,
+          ]),
         ),
     );
     const out = path.join(ROOT, 'bench/results/long-conversations.json');

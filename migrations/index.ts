@@ -21,6 +21,7 @@ import { RlJobs1795311500000 } from './1795311500000-RlJobs';
 import { GatewayCluster1795311600000 } from './1795311600000-GatewayCluster';
 import { SharedDailyQuota1795311700000 } from './1795311700000-SharedDailyQuota';
 import { NumberedUserTurns1795311800000 } from './1795311800000-NumberedUserTurns';
+import { ReplyParentIndex1795311900000 } from './1795311900000-ReplyParentIndex';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   GatewayCluster1795311600000,
   SharedDailyQuota1795311700000,
   NumberedUserTurns1795311800000,
+  ReplyParentIndex1795311900000,
 ];

@@ -18,6 +18,8 @@ export type MessageStatus = 'streaming' | 'complete' | 'cancelled' | 'error';
   unique: true,
   where: 'client_message_id IS NOT NULL',
 })
+/** A user message's replies (its alternatives): found on every reply's commit and swipe. */
+@Index('messages_parent_idx', ['parentId'], { where: 'parent_id IS NOT NULL' })
 export class MessageEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

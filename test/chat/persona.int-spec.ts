@@ -110,6 +110,20 @@ describe('deep persona extraction and the director', () => {
   };
   const newConversation = async (token: string) =>
     (await f.http(token, 'POST', '/v1/conversations', { characterId: f.characterId })).body.id as string;
+  /** The conversation's director note, once the director (off the hot path) has stored one. */
+  const directorNoteOf = async (conversationId: string) => {
+    const [row] = await waitFor(
+      async () => {
+        const rows = await f.db.query(
+          'SELECT director FROM conversations WHERE id = $1 AND director IS NOT NULL',
+          [conversationId],
+        );
+        return rows.length > 0 && rows;
+      },
+      { what: 'the director note' },
+    );
+    return row;
+  };
   const deepCounter = async (outcome: string) => {
     const text = await (await fetch(`${f.gateway.url}/metrics`)).text();
     const line = text
@@ -224,16 +238,7 @@ describe('deep persona extraction and the director', () => {
     expect(directorCalls()).toBe(before);
     await chatOnce(token, conversationId, 'Turn 5 of my day.', 't5');
     expect(lastSystemPrompt()).not.toContain('Direction for this reply');
-    const [row] = await waitFor(
-      async () => {
-        const rows = await f.db.query(
-          'SELECT director FROM conversations WHERE id = $1 AND director IS NOT NULL',
-          [conversationId],
-        );
-        return rows.length > 0 && rows;
-      },
-      { what: 'the director note' },
-    );
+    const row = await directorNoteOf(conversationId);
     expect(row.director).toMatchObject({
       turn: 5,
       decision: 'new-topic',
@@ -276,16 +281,7 @@ describe('deep persona extraction and the director', () => {
       [conversationId],
     )) as { user_turn: number | null }[];
     expect(numbers.map((m) => m.user_turn)).toEqual([null, null, null, 4, 5]);
-    const [row] = await waitFor(
-      async () => {
-        const rows = await f.db.query(
-          'SELECT director FROM conversations WHERE id = $1 AND director IS NOT NULL',
-          [conversationId],
-        );
-        return rows.length > 0 && rows;
-      },
-      { what: 'the director note' },
-    );
+    const row = await directorNoteOf(conversationId);
     expect(row.director).toMatchObject({ turn: 5, decision: 'deepen' });
   });
 

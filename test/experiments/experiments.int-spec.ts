@@ -19,6 +19,7 @@ describe('A/B testing of checkpoints on live traffic', () => {
 
   // A test that fails midway would leave its experiment running and routing the next test's users.
   afterEach(async () => {
+    if (!experimenter) return; // the setup failed: its error is the one to read
     const { body } = await f.http(experimenter.token, 'GET', '/v1/experiments');
     for (const { id, status } of body.items as { id: string; status: string }[]) {
       if (status === 'running')

@@ -1,4 +1,5 @@
 import { MetricsService } from '@echoloop/platform';
+import { waitFor } from '@echoloop/testing';
 import { Test } from '@nestjs/testing';
 import { PinoLogger } from 'nestjs-pino';
 import { createServer, type ServerResponse } from 'node:http';
@@ -52,16 +53,18 @@ describe('JudgeRunner', () => {
         correction: () => 'again',
       });
 
+    // The server holds each request it receives until answered below: a call's request there means its slot.
+    const requestHeld = () => waitFor(() => held.length === 1, { intervalMs: 5, what: 'a request held' });
     const first = call('first');
     const second = call('second');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await requestHeld();
     expect(built).toEqual(['first']);
 
-    held.shift()?.end(answer);
+    held.shift()!.end(answer);
     await first;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await requestHeld();
     expect(built).toEqual(['first', 'second']);
-    held.shift()?.end(answer);
+    held.shift()!.end(answer);
     await expect(second).resolves.toMatchObject({ ok: true, value: 'Verdict: 4' });
 
     runner.onApplicationShutdown();

@@ -144,15 +144,16 @@ export class CheckpointsService implements OnApplicationBootstrap {
   }
 
   /**
-   * A client for the checkpoint's endpoints, rebuilt when the checkpoint changes. The endpoint policy is checked on
-   * every call, so a row the configuration no longer allows is refused (a `model_rejected` turn), its key never sent.
+   * A client for the checkpoint's endpoints, rebuilt when the checkpoint changes. The endpoint policy is checked
+   * for each version of the row, so one the configuration does not allow is refused (a `model_rejected` turn), its
+   * key never sent.
    */
   clientFor(checkpoint: CheckpointEntity): ChatModelClient {
-    const endpoints = this.allowedEndpoints(checkpoint);
     const version = checkpoint.updatedAt.getTime();
     const cached = this.clients.get(checkpoint.id);
+    // The policy is fixed at start-up: a version checked once stays allowed.
     if (cached?.version === version) return cached.client;
-    const client = new ChatModelClient(endpoints, {
+    const client = new ChatModelClient(this.allowedEndpoints(checkpoint), {
       ...DEFAULT_CLIENT_OPTIONS,
       firstTokenTimeoutMs: this.env.LLM_FIRST_TOKEN_TIMEOUT_MS,
       idleTimeoutMs: this.env.LLM_IDLE_TIMEOUT_MS,

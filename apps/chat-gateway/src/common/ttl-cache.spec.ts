@@ -24,13 +24,15 @@ describe('TtlCache', () => {
   describe('serving stale values while announced changes delete them', () => {
     const stale = () => new TtlCache<string, number>(1_000, { now: () => now, serveStale: true });
 
-    it('serves the expired value at once and reloads it once in the background', async () => {
+    it('serves the expired value at once and reloads it once in the background, after the caller', async () => {
       const cache = stale();
       let loads = 0;
       const load = async () => ++loads;
       expect(await cache.get('a', load)).toBe(1);
       now = 1_001;
       expect(await Promise.all([cache.get('a', load), cache.get('a', load)])).toEqual([1, 1]);
+      expect(loads).toBe(1);
+      await new Promise(setImmediate);
       expect(loads).toBe(2);
       expect(await cache.get('a', load)).toBe(2);
     });
@@ -50,6 +52,7 @@ describe('TtlCache', () => {
       now = 1_001;
       let finishReload!: (value: number) => void;
       expect(await cache.get('a', () => new Promise((resolve) => (finishReload = resolve)))).toBe(1);
+      await new Promise(setImmediate);
       cache.delete('a');
       expect(await cache.get('a', async () => 5)).toBe(5);
       finishReload(4);

@@ -65,10 +65,14 @@ export class TtlCache<K, V> {
     this.entries.clear();
   }
 
-  /** One background reload of a stale entry; dropped if the entry was deleted meanwhile (a change announced). */
+  /**
+   * One background reload of a stale entry; dropped if the entry was deleted meanwhile (a change announced). It
+   * starts after the caller's synchronous work (a turn's model request goes out first): building a query costs
+   * more than the cached read it replaces.
+   */
   private reload(key: K, stale: Entry<V>, load: (key: K) => Promise<V>): void {
     stale.expires = this.now() + this.ttlMs;
-    load(key).then(
+    deferred(() => load(key)).then(
       (value) => {
         if (this.entries.get(key) === stale) stale.value = Promise.resolve(value);
       },
@@ -76,4 +80,9 @@ export class TtlCache<K, V> {
       () => undefined,
     );
   }
+}
+
+/** `load`'s result, started on the event loop's next turn (its failure is the promise's). */
+function deferred<V>(load: () => Promise<V>): Promise<V> {
+  return new Promise<void>((resolve) => setImmediate(resolve)).then(load);
 }

@@ -1,4 +1,4 @@
 export * from './entities';
 export { dataSourceOptions, type DatabaseSettings } from './data-source-options';
 export { PG_ERROR, pgErrorCode } from './pg-errors';
-export { preparedQuery } from './prepared-query';
+export { PreparedStatements } from './prepared-statements';

@@ -1,7 +1,7 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { dataSourceOptions } from '@echoloop/persistence';
+import { dataSourceOptions, PreparedStatements } from '@echoloop/persistence';
 import type { Kafka } from 'kafkajs';
 import { LoggerModule, PinoLogger } from 'nestjs-pino';
 import { CLOCK, systemClock } from './clock';
@@ -43,6 +43,7 @@ const QUIET_ROUTES = ['/health', '/metrics'];
 export class PlatformModule implements NestModule {
   static forRoot({ service, env, topics }: PlatformOptions): DynamicModule {
     const retentionMs = env.KAFKA_RETENTION_HOURS * 3_600_000;
+    const database = { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, applicationName: service };
     const allTopics = [...topics, ...topics.map((t) => ({ ...t, topic: deadLetterTopic(t.topic) }))].map(
       (t) => ({ retentionMs, ...t }),
     );
@@ -57,17 +58,12 @@ export class PlatformModule implements NestModule {
             autoLogging: { ignore: (req) => QUIET_ROUTES.some((route) => req.url?.startsWith(route)) },
           },
         }),
-        TypeOrmModule.forRoot(
-          dataSourceOptions({
-            url: env.DATABASE_URL,
-            poolSize: env.DATABASE_POOL_SIZE,
-            applicationName: service,
-          }),
-        ),
+        TypeOrmModule.forRoot(dataSourceOptions(database)),
       ],
       controllers: [HealthController, MetricsController, DocsController],
       providers: [
         { provide: MetricsService, useValue: new MetricsService(service) },
+        { provide: PreparedStatements, useFactory: () => new PreparedStatements(database) },
         { provide: CLOCK, useValue: systemClock },
         { provide: SERVICE_ENV, useValue: env },
         { provide: OPENAPI_TITLE, useValue: service },
@@ -98,7 +94,15 @@ export class PlatformModule implements NestModule {
           useFactory: (...indicators: HealthIndicator[]) => indicators,
         },
       ],
-      exports: [MetricsService, CLOCK, SERVICE_ENV, KAFKA, EventPublisher, KafkaLifecycle],
+      exports: [
+        MetricsService,
+        PreparedStatements,
+        CLOCK,
+        SERVICE_ENV,
+        KAFKA,
+        EventPublisher,
+        KafkaLifecycle,
+      ],
     };
   }
 

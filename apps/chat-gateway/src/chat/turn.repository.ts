@@ -4,7 +4,7 @@ import {
   MessageEntity,
   type MessageRole,
   type MessageStatus,
-  preparedQuery,
+  PreparedStatements,
   UserProfileEntity,
 } from '@echoloop/persistence';
 import { OUTBOX_CHANNEL, OUTBOX_COLUMNS, type OutboxRow } from '@echoloop/platform';
@@ -276,12 +276,15 @@ export interface CommittedReply {
  */
 @Injectable()
 export class TurnRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly prepared: PreparedStatements,
+  ) {}
 
   /** The turn's inputs; null when there is no such message or conversation for this user (or, for a send, a duplicate). */
   async inputs(userId: string, target: TurnTarget, historyLimit: number): Promise<TurnInputs | null> {
     const { sql, parameters } = named(TARGETS[target.kind] + INPUTS, { ...target, userId, historyLimit });
-    const [row] = await preparedQuery<InputsRow>(this.db, sql, parameters);
+    const [row] = await this.prepared.query<InputsRow>(sql, parameters);
     return row ? toInputs(this.db.manager, row) : null;
   }
 
@@ -302,7 +305,7 @@ export class TurnRepository {
       userId,
       historyLimit,
     });
-    const [row] = await preparedQuery<GateRow & Partial<InputsRow>>(this.db, sql, parameters);
+    const [row] = await this.prepared.query<GateRow & Partial<InputsRow>>(sql, parameters);
     if (!row) throw new Error('the turn gate returned no row');
     if (!row.granted) {
       if (row.quota_reached)
@@ -356,8 +359,7 @@ export class TurnRepository {
       seenProfile: profile?.seen ? JSON.stringify(profile.seen) : null,
       outboxChannel: OUTBOX_CHANNEL,
     });
-    const [row] = await preparedQuery<{ created_at: Date; user_turns_since_deep: number | null }>(
-      this.db,
+    const [row] = await this.prepared.query<{ created_at: Date; user_turns_since_deep: number | null }>(
       sql,
       parameters,
     );

@@ -1,3 +1,5 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 interface Entry<V> {
   value: Promise<V>;
   expires: number;
@@ -67,22 +69,19 @@ export class TtlCache<K, V> {
 
   /**
    * One background reload of a stale entry; dropped if the entry was deleted meanwhile (a change announced). It
-   * starts after the caller's synchronous work (a turn's model request goes out first): building a query costs
-   * more than the cached read it replaces.
+   * starts on the event loop's next turn, so a turn's model request goes out before the reload builds its query
+   * (about 0.5 ms with TypeORM).
    */
   private reload(key: K, stale: Entry<V>, load: (key: K) => Promise<V>): void {
     stale.expires = this.now() + this.ttlMs;
-    deferred(() => load(key)).then(
-      (value) => {
-        if (this.entries.get(key) === stale) stale.value = Promise.resolve(value);
-      },
-      // A failed reload keeps the stale value; the next expiry tries again.
-      () => undefined,
-    );
+    nextTurn()
+      .then(() => load(key))
+      .then(
+        (value) => {
+          if (this.entries.get(key) === stale) stale.value = Promise.resolve(value);
+        },
+        // A failed reload keeps the stale value; the next expiry tries again.
+        () => undefined,
+      );
   }
-}
-
-/** `load`'s result, started on the event loop's next turn (its failure is the promise's). */
-function deferred<V>(load: () => Promise<V>): Promise<V> {
-  return new Promise<void>((resolve) => setImmediate(resolve)).then(load);
 }

@@ -9,6 +9,13 @@ const CASUAL = [
   'nah its fine lol 😎',
 ];
 
+/** A counter of the gateway's, by outcome (0 before its first count). */
+async function counter(f: ChatFixture, name: string, outcome: string): Promise<number> {
+  const text = await (await fetch(`${f.gateway.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(name) && l.includes(`outcome="${outcome}"`));
+  return Number(line?.split(' ').at(-1) ?? 0);
+}
+
 describe('live persona', () => {
   let f: ChatFixture;
 
@@ -41,7 +48,15 @@ describe('live persona', () => {
 
   it('infers the user’s style turn by turn, steers the prompt with it, shows its evidence, and puts it in the event', async () => {
     const { token } = await f.register();
+    const early = (outcome: string) => counter(f, 'chat_early_starts_total', outcome);
+    const [kept, restarted] = [await early('kept'), await early('restarted')];
     const { conversationId, ids } = await chat(token, CASUAL, 'c');
+    // Each later turn's model request started from the guess, before the message was stored, and the guess held:
+    // the observations it took cite the stored message.
+    expect([(await early('kept')) - kept, (await early('restarted')) - restarted]).toEqual([
+      CASUAL.length - 1,
+      0,
+    ]);
     expect(lastSystemPrompt()).toContain('Adapt to this user:');
     expect(lastSystemPrompt()).toContain('emoji welcome');
 
@@ -124,13 +139,7 @@ describe('deep persona extraction and the director', () => {
     );
     return row;
   };
-  const deepCounter = async (outcome: string) => {
-    const text = await (await fetch(`${f.gateway.url}/metrics`)).text();
-    const line = text
-      .split('\n')
-      .find((l) => l.startsWith('persona_deep_extractions_total') && l.includes(`outcome="${outcome}"`));
-    return Number(line?.split(' ').at(-1) ?? 0);
-  };
+  const deepCounter = (outcome: string) => counter(f, 'persona_deep_extractions_total', outcome);
 
   it('reads the conversation with a JSON schema after a few turns, off the hot path, and its findings steer the next reply', async () => {
     // A scripted extractor citing every user message it was shown.

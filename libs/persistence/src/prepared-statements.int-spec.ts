@@ -35,6 +35,24 @@ describe('PreparedStatements on PostgreSQL 15', () => {
     expect(await dataSource.query('SHOW plan_cache_mode')).toEqual([{ plan_cache_mode: 'auto' }]);
   });
 
+  it('opens its connection when warmed, before any statement, and keeps it open', async () => {
+    const sessions = async () => {
+      const [row] = await dataSource.query<{ n: number }[]>(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+        ['echoloop-warm-prepared'],
+      );
+      return row?.n;
+    };
+    const cold = new PreparedStatements({ url: db.url, poolSize: 2, applicationName: 'echoloop-warm' });
+    try {
+      expect(await sessions()).toBe(0);
+      await cold.warm();
+      expect(await sessions()).toBe(1);
+    } finally {
+      await cold.onApplicationShutdown();
+    }
+  });
+
   it("fails like the data source's queries, with the SQLSTATE readable, and goes on", async () => {
     const failed = await statements.query('SELECT 1 / $1::int AS x', [0]).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(QueryFailedError);

@@ -19,6 +19,9 @@ export class PreparedStatements {
     this.pool = new Pool({
       connectionString: url,
       max: poolSize,
+      // One connection stays open when idle (the pool closes the others after 10 s): a turn after a quiet spell
+      // would otherwise pay for a new session, and for parsing and planning its statements again.
+      min: 1,
       application_name: `${applicationName}-prepared`,
       options: '-c plan_cache_mode=force_generic_plan',
       connectionTimeoutMillis: 5_000,
@@ -33,6 +36,18 @@ export class PreparedStatements {
       return result.rows as T[];
     } catch (error) {
       throw new QueryFailedError(text, values, error as Error);
+    }
+  }
+
+  /**
+   * Opens the pool's first connection, so that the first statement does not wait for it. A failure is left to the
+   * first statement: it retries the connection and reports what is still wrong.
+   */
+  async warm(): Promise<void> {
+    try {
+      (await this.pool.connect()).release();
+    } catch {
+      // The database is not there yet.
     }
   }
 

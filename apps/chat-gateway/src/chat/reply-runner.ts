@@ -57,9 +57,9 @@ export class ReplyRunner {
     ]);
   }
 
-  /** The prompt built from other inputs for the same turn (a guess checked against the stored ones). */
-  context(inputs: TurnInputs, prepared: Prepared): TurnContext {
-    return this.contexts.build(inputs, prepared.checkpoint, prepared.maxTokens, prepared.safety);
+  /** Whether a turn prepared from `guess` is the one the stored inputs would give (see TurnContextBuilder). */
+  sameContext(guess: TurnInputs, stored: TurnInputs): boolean {
+    return this.contexts.sameContext(guess, stored);
   }
 
   /** The checkpoint this user's turn goes to (an experiment's arm, or the default) and the prompt, in process. */

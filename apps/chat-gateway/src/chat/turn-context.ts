@@ -1,8 +1,9 @@
 import { characterCardSchema } from '@echoloop/character-cards';
 import type { ChatMessage } from '@echoloop/llm';
-import type { CheckpointEntity } from '@echoloop/persistence';
+import type { CheckpointEntity, UserProfileEntity } from '@echoloop/persistence';
 import { buildPrompt, TokenCalibration } from '@echoloop/prompt';
 import { Inject, Injectable } from '@nestjs/common';
+import { isDeepStrictEqual } from 'node:util';
 import { ParseMemo } from '../common/parse-memo';
 import { DirectorService } from '../director/director.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
@@ -82,8 +83,46 @@ export class TurnContextBuilder {
     };
   }
 
+  /**
+   * Whether `build` gives `guess` the context it gives `stored`: the same message (id and text), history, turn,
+   * names, card, summary, director note and profile, which is all it reads. Only the message's time may differ
+   * (the guess's is when the message arrived, the stored one when the statement ran): the persona's observations
+   * decay over minutes to years, so those milliseconds change nothing.
+   */
+  sameContext(guess: TurnInputs, stored: TurnInputs): boolean {
+    return (
+      guess.userMessage.id === stored.userMessage.id &&
+      guess.userMessage.content === stored.userMessage.content &&
+      guess.userTurn === stored.userTurn &&
+      guess.userName === stored.userName &&
+      guess.conversation.summary === stored.conversation.summary &&
+      isDeepStrictEqual(guess.conversation.director, stored.conversation.director) &&
+      sameHistory(guess.history, stored.history) &&
+      sameProfile(guess.profile, stored.profile) &&
+      isDeepStrictEqual(guess.card, stored.card)
+    );
+  }
+
   /** Learns from the endpoint's count of the prompt's tokens. */
   observeUsage(checkpointId: string, context: TurnContext, promptTokens: number): void {
     this.calibration.observe(checkpointId, context.uncalibratedEstimate, promptTokens);
   }
+}
+
+function sameHistory(a: readonly HistoryMessage[], b: readonly HistoryMessage[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((m, i) => {
+      const n = b[i];
+      return (
+        n && m.role === n.role && m.content === n.content && m.createdAt.getTime() === n.createdAt.getTime()
+      );
+    })
+  );
+}
+
+/** Key order aside (the database's JSON has its own), the same profile, or none on both sides. */
+function sameProfile(a: UserProfileEntity | null, b: UserProfileEntity | null): boolean {
+  if (!a || !b) return a === b;
+  return a.inferenceEnabled === b.inferenceEnabled && isDeepStrictEqual(a.profile, b.profile);
 }

@@ -16,18 +16,22 @@ const MAX_CONVERSATIONS = 5_000;
 export class TurnInputsCache {
   private readonly entries = new Map<string, TurnInputs>();
 
-  /** The guess for this user's next message in the conversation, if there is one. */
-  next(userId: string, conversationId: string, content: string): TurnInputs | undefined {
+  /** The guess for this user's next message (`id` is the one it is stored with), if there is one. */
+  next(
+    userId: string,
+    conversationId: string,
+    message: { id: string; content: string },
+  ): TurnInputs | undefined {
     const last = this.entries.get(conversationId);
     if (!last || last.conversation.userId !== userId) return undefined;
-    const message = Object.assign(new MessageEntity(), {
-      id: '',
+    const guessed = Object.assign(new MessageEntity(), {
+      id: message.id,
       conversationId,
       role: 'user',
-      content,
+      content: message.content,
       createdAt: new Date(),
     });
-    return { ...last, userMessage: message, created: true };
+    return { ...last, userMessage: guessed, created: true };
   }
 
   /** After a turn is committed: its inputs plus the message and the kept reply, for the next guess. */

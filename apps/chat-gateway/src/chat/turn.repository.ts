@@ -8,7 +8,7 @@ import {
   UserProfileEntity,
 } from '@echoloop/persistence';
 import { OUTBOX_CHANNEL, OUTBOX_COLUMNS, type OutboxRow } from '@echoloop/platform';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 
@@ -35,9 +35,12 @@ export interface TurnInputs {
   profile: UserProfileEntity | null;
 }
 
-/** The turn's message: one being sent now, or one already stored (a resend, or the parent of a regeneration). */
+/**
+ * The turn's message: one being sent now (with the id it gets if stored, so a turn started before the statement
+ * knows it), or one already stored (a resend, or the parent of a regeneration).
+ */
 export type TurnTarget =
-  | { kind: 'send'; conversationId: string; content: string; clientMessageId: string }
+  | { kind: 'send'; messageId: string; conversationId: string; content: string; clientMessageId: string }
   | { kind: 'stored'; conversationId: string; clientMessageId: string }
   | { kind: 'regenerate'; replyId: string };
 
@@ -81,8 +84,8 @@ const INPUTS = `
 const TARGETS: Record<TurnTarget['kind'], string> = {
   send: `
     WITH target AS (
-      INSERT INTO messages (conversation_id, role, content, client_message_id, user_turn)
-      SELECT c.id, 'user', $content, $clientMessageId, ${NEXT_USER_TURN} FROM conversations c
+      INSERT INTO messages (id, conversation_id, role, content, client_message_id, user_turn)
+      SELECT $messageId::uuid, c.id, 'user', $content, $clientMessageId, ${NEXT_USER_TURN} FROM conversations c
        WHERE c.id = $conversationId AND c.user_id = $userId
       ON CONFLICT (conversation_id, client_message_id) WHERE client_message_id IS NOT NULL DO NOTHING
       RETURNING *, true AS inserted)`,
@@ -160,8 +163,8 @@ const GATE = `
 const GATED_SEND = `
     WITH ${GATE},
     target AS (
-      INSERT INTO messages (conversation_id, role, content, client_message_id, user_turn)
-      SELECT c.id, 'user', $content, $clientMessageId, ${NEXT_USER_TURN} FROM conversations c
+      INSERT INTO messages (id, conversation_id, role, content, client_message_id, user_turn)
+      SELECT $messageId::uuid, c.id, 'user', $content, $clientMessageId, ${NEXT_USER_TURN} FROM conversations c
        WHERE c.id = $conversationId AND c.user_id = $userId AND (SELECT granted FROM gate)
       ON CONFLICT (conversation_id, client_message_id) WHERE client_message_id IS NOT NULL DO NOTHING
       RETURNING *, true AS inserted)`;
@@ -275,11 +278,16 @@ export interface CommittedReply {
  * statements run prepared (parsed and planned once per connection, not per turn).
  */
 @Injectable()
-export class TurnRepository {
+export class TurnRepository implements OnApplicationBootstrap {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly prepared: PreparedStatements,
   ) {}
+
+  /** The first turn does not wait for the prepared statements' connection. */
+  onApplicationBootstrap(): Promise<void> {
+    return this.prepared.warm();
+  }
 
   /** The turn's inputs; null when there is no such message or conversation for this user (or, for a send, a duplicate). */
   async inputs(userId: string, target: TurnTarget, historyLimit: number): Promise<TurnInputs | null> {

@@ -140,6 +140,8 @@ describe('TurnService', () => {
               prompt: promptFor(built),
               history: [],
             }),
+            sameContext: (guess: TurnInputs, stored: TurnInputs) =>
+              JSON.stringify(promptFor(guess)) === JSON.stringify(promptFor(stored)),
             observeUsage: () => undefined,
           },
         },
@@ -309,8 +311,15 @@ describe('TurnService', () => {
     });
 
     it('holds the deltas until the message is stored, then streams them', async () => {
+      promptFor = (built) => [built.userMessage.id];
       const write = deferred<TurnInputs>();
-      repository.inputs.mockReturnValueOnce(write.promise);
+      const statement = deferred<TurnTarget & { messageId: string }>();
+      repository.inputs.mockImplementationOnce(
+        (_user: string, target: TurnTarget & { messageId: string }) => {
+          statement.resolve(target);
+          return write.promise;
+        },
+      );
       const delivered: string[] = [];
       streamer.stream.mockImplementation(async ({ replyId, sink }: StreamRequest) => {
         sink.delta({ conversationId: CONVERSATION, replyId, index: 0, delta: 'early ' });
@@ -322,10 +331,14 @@ describe('TurnService', () => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(streamer.stream).toHaveBeenCalledTimes(1);
       expect(delivered).toEqual([]);
-      write.resolve(inputs('m-2'));
+      // The statement stores the message with the id the guess was given.
+      const target = await statement.promise;
+      const guessed = (streamer.stream.mock.calls[0] as [StreamRequest])[0];
+      expect(guessed.context.prompt).toEqual([target.messageId]);
+      write.resolve(inputs(target.messageId));
       const ack = await acked;
       await settled;
-      expect(ack.userMessageId).toBe('m-2');
+      expect(ack.userMessageId).toBe(target.messageId);
       expect(delivered).toEqual(['early ']);
       expect(events.done).toEqual([expect.objectContaining({ replyId: ack.replyId })]);
     });
@@ -372,8 +385,11 @@ describe('TurnService', () => {
     });
 
     it('starts again from the stored inputs when the guess was stale (the prompt differs)', async () => {
-      promptFor = (built) => [built.userMessage.id ? 'fresh' : 'guessed'];
-      repository.inputs.mockResolvedValueOnce(inputs('m-2'));
+      // Another process's turn came in between.
+      const elsewhere = 'from another tab';
+      promptFor = (built) => [built.history.some((m) => m.content === elsewhere) ? 'fresh' : 'guessed'];
+      const history = [{ role: 'user' as const, content: elsewhere, createdAt: new Date() }];
+      repository.inputs.mockResolvedValueOnce({ ...inputs('m-2'), history });
       const signals: AbortSignal[] = [];
       streamer.stream.mockImplementation(async ({ replyId, signal, context }: StreamRequest) => {
         signals.push(signal);

@@ -24,6 +24,9 @@ import { type GateRefusal, isRefusal, TurnRepository, type TurnInputs } from './
 
 export type { ReplyInProgress, TurnAck } from './in-flight-registry';
 
+/** A message to send, with the id it is stored with. */
+type Send = SendMessageInput & { messageId: string };
+
 const replyNotFound = () =>
   new NotFoundException({ error: { code: 'not_found', message: 'Reply not found' } });
 
@@ -75,9 +78,10 @@ export class TurnService {
         (streams) => this.limits.checkStreams(streams),
         async () => {
           const slotId = randomUUID();
-          const guess = this.guesses.next(userId, input.conversationId, input.content);
-          if (guess) return this.sendEarly(userId, input, guess, sink, slotId);
-          return this.fromStatement(userId, input, sink, slotId, await this.store(userId, input, slotId));
+          const send = { ...input, messageId: randomUUID() };
+          const guess = this.guesses.next(userId, input.conversationId, { id: send.messageId, ...input });
+          if (guess) return this.sendEarly(userId, send, guess, sink, slotId);
+          return this.fromStatement(userId, input, sink, slotId, await this.store(userId, send, slotId));
         },
       ),
     );
@@ -130,7 +134,7 @@ export class TurnService {
    */
   private async sendEarly(
     userId: string,
-    input: SendMessageInput,
+    input: Send,
     guess: TurnInputs,
     sink: TurnSink,
     slotId: string,
@@ -174,8 +178,7 @@ export class TurnService {
       cancel('cancelled');
       return this.notSent(userId, input, sink, slotId);
     }
-    const context = this.runner.context(inputs, prepared);
-    if (JSON.stringify(context.prompt) !== JSON.stringify(prepared.context.prompt)) {
+    if (!this.runner.sameContext(guess, inputs)) {
       cancel('restarted');
       return this.start(inputs, sink, false, slotId);
     }
@@ -187,7 +190,7 @@ export class TurnService {
       .complete(
         inputs,
         running,
-        { ...prepared, context },
+        prepared,
         opened.then(() => streaming),
         false,
       )
@@ -196,11 +199,7 @@ export class TurnService {
   }
 
   /** The one statement before the reply: a database failure is the client's clear, retryable error. */
-  private async store(
-    userId: string,
-    input: SendMessageInput,
-    slotId: string,
-  ): Promise<TurnInputs | GateRefusal | null> {
+  private async store(userId: string, input: Send, slotId: string): Promise<TurnInputs | GateRefusal | null> {
     try {
       return await this.repository.gatedInputs(
         userId,

@@ -23,6 +23,7 @@ import { InFlightRegistry } from './in-flight-registry';
 import { ReplyRelay } from './reply-relay';
 import { ReplyRunner } from './reply-runner';
 import { ReplyStreamer } from './reply-streamer';
+import { ResendReplies } from './resend-replies';
 import { TurnContextBuilder } from './turn-context';
 import { TurnInputsCache } from './turn-inputs-cache';
 import { TurnRecorder } from './turn-recorder';
@@ -52,6 +53,7 @@ import { TurnService } from './turn.service';
     LimitsService,
     StreamSlots,
     ReplyRelay,
+    ResendReplies,
     CacheChanges,
     MemoryService,
     PersonaService,

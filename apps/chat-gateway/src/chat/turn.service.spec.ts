@@ -16,6 +16,7 @@ import { InFlightRegistry } from './in-flight-registry';
 import { ReplyRelay } from './reply-relay';
 import { ReplyRunner } from './reply-runner';
 import { ReplyStreamer, type StreamRequest } from './reply-streamer';
+import { ResendReplies } from './resend-replies';
 import { TurnContextBuilder } from './turn-context';
 import { TurnInputsCache } from './turn-inputs-cache';
 import { TurnRecorder } from './turn-recorder';
@@ -117,6 +118,7 @@ describe('TurnService', () => {
       providers: [
         TurnService,
         InFlightRegistry,
+        ResendReplies,
         ReplyRunner,
         TurnInputsCache,
         { provide: GATEWAY_ENV, useValue: gatewayEnv.parse({}) },

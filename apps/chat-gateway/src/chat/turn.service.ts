@@ -16,10 +16,11 @@ import {
   type TurnAck,
 } from './in-flight-registry';
 import { ReplyRelay } from './reply-relay';
+import { isUnanswered, ResendReplies } from './resend-replies';
 import { HISTORY_LIMIT, type Prepared, ReplyRunner } from './reply-runner';
 import { TurnInputsCache } from './turn-inputs-cache';
 import { TurnRecorder } from './turn-recorder';
-import type { TurnDone, TurnSink } from './turn-sink';
+import type { TurnSink } from './turn-sink';
 import { type GateRefusal, isRefusal, TurnRepository, type TurnInputs } from './turn.repository';
 
 export type { ReplyInProgress, TurnAck } from './in-flight-registry';
@@ -50,6 +51,7 @@ export class TurnService {
     private readonly limits: LimitsService,
     private readonly slots: StreamSlots,
     private readonly relay: ReplyRelay,
+    private readonly resends: ResendReplies,
     private readonly logger: PinoLogger,
     metrics: MetricsService,
   ) {
@@ -229,38 +231,11 @@ export class TurnService {
     notStored: unknown,
     mayStart = true,
   ): Promise<TurnAck> {
-    const inputs = await this.repository.inputs(userId, { kind: 'stored', ...input }, HISTORY_LIMIT);
-    if (!inputs) throw notStored;
-    const message = inputs.userMessage;
-    const joined =
-      this.registry.join(message.id, sink) ?? (await this.joinElsewhere(userId, message.id, sink));
-    if (joined) return joined;
-    const reply = await this.repository.latestReply(message.id);
-    if (!reply) {
-      if (!mayStart) throw notStored;
-      return this.start(inputs, sink, false);
-    }
-    // After the ack has gone out (a client matches done to the acked replyId).
-    setImmediate(() => sink.done(storedReply(reply)));
-    return { userMessageId: message.id, replyId: reply.id };
-  }
-
-  /**
-   * A resend that reached another process than its reply: a socket is attached to that reply (its deltas reach it
-   * through the adapter); a client without one (SSE) gets the reply once it is stored.
-   */
-  private async joinElsewhere(
-    userId: string,
-    userMessageId: string,
-    sink: TurnSink,
-  ): Promise<TurnAck | undefined> {
-    const ack = await this.relay.join(userId, userMessageId, sink.key);
-    if (!ack || sink.key) return ack ?? undefined;
-    const stored = await waitForReply(() => this.repository.latestReply(userMessageId));
-    if (!stored)
-      throw new RetryAfterException(503, 'reply_in_progress', 'Your message is still being answered', 1);
-    setImmediate(() => sink.done(storedReply(stored)));
-    return ack;
+    const answer = await this.resends.answer(userId, input, HISTORY_LIMIT, sink);
+    if (!answer) throw notStored;
+    if (!isUnanswered(answer)) return answer;
+    if (!mayStart) throw notStored;
+    return this.start(answer.unanswered, sink, false);
   }
 
   /** A new alternative reply (swipe) to the same user message; earlier alternatives are kept. */
@@ -357,31 +332,4 @@ export class TurnService {
     this.registry.finish(running);
     this.slots.giveBack(running.userId, { slotId: running.slotId });
   }
-}
-
-function storedReply(reply: MessageEntity): TurnDone {
-  return {
-    conversationId: reply.conversationId,
-    replyId: reply.id,
-    content: reply.content,
-    finishReason:
-      reply.status === 'cancelled' ? 'cancelled' : reply.finishReason === 'length' ? 'length' : 'stop',
-    usage: { promptTokens: reply.promptTokens ?? 0, completionTokens: reply.completionTokens ?? 0 },
-    latencyMs: { ttft: reply.ttftMs ?? 0, total: reply.totalMs ?? 0 },
-    checkpointId: reply.checkpointId ?? '',
-  };
-}
-
-/** Polls for a reply another process is streaming until it is stored, for at most `timeoutMs`. */
-async function waitForReply(
-  latest: () => Promise<MessageEntity | null>,
-  timeoutMs = 120_000,
-  everyMs = 250,
-): Promise<MessageEntity | null> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
-    const reply = await latest();
-    if (reply) return reply;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-  return null;
 }

@@ -293,7 +293,7 @@ export class TurnRepository implements OnApplicationBootstrap {
   async inputs(userId: string, target: TurnTarget, historyLimit: number): Promise<TurnInputs | null> {
     const { sql, parameters } = named(TARGETS[target.kind] + INPUTS, { ...target, userId, historyLimit });
     const [row] = await this.prepared.query<InputsRow>(sql, parameters);
-    return row ? toInputs(this.db.manager, row) : null;
+    return row ? toInputs(row) : null;
   }
 
   /**
@@ -325,7 +325,7 @@ export class TurnRepository implements OnApplicationBootstrap {
             retryAfterSeconds: Math.max(1, Math.ceil(((1 - row.tokens) * 60) / gate.ratePerMinute)),
           };
     }
-    return row.conversation ? toInputs(this.db.manager, row as InputsRow) : null;
+    return row.conversation ? toInputs(row as InputsRow) : null;
   }
 
   /** The newest reply to a user message, if any. */
@@ -372,7 +372,7 @@ export class TurnRepository implements OnApplicationBootstrap {
       parameters,
     );
     if (!row) throw new Error('the reply was not stored');
-    const saved = this.db.manager.create(MessageEntity, {
+    const saved = Object.assign(new MessageEntity(), {
       ...reply,
       role: 'assistant',
       selected: true,
@@ -422,13 +422,16 @@ function named(sql: string, values: Record<string, unknown>): { sql: string; par
   return { sql: statement.text, parameters };
 }
 
-/** row_to_json gives column names and ISO times: entities as TypeORM would have built them. */
-function toInputs(manager: EntityManager, row: InputsRow): TurnInputs {
+/**
+ * row_to_json gives column names and ISO times: entities as TypeORM would have built them. Assigned, not made by
+ * `EntityManager.create`, which walks the entity's metadata: 0.3 ms of CPU per turn (profile at 50 streams).
+ */
+function toInputs(row: InputsRow): TurnInputs {
   const c = row.conversation;
   const m = row.message;
   const p = row.profile;
   return {
-    conversation: manager.create(ConversationEntity, {
+    conversation: Object.assign(new ConversationEntity(), {
       id: c['id'] as string,
       userId: c['user_id'] as string,
       characterId: c['character_id'] as string,
@@ -439,7 +442,7 @@ function toInputs(manager: EntityManager, row: InputsRow): TurnInputs {
       createdAt: new Date(c['created_at'] as string),
       updatedAt: new Date(c['updated_at'] as string),
     }),
-    userMessage: manager.create(MessageEntity, {
+    userMessage: Object.assign(new MessageEntity(), {
       id: m['id'] as string,
       conversationId: m['conversation_id'] as string,
       role: 'user',
@@ -461,7 +464,7 @@ function toInputs(manager: EntityManager, row: InputsRow): TurnInputs {
     card: row.card,
     userName: row.display_name,
     profile: p
-      ? manager.create(UserProfileEntity, {
+      ? Object.assign(new UserProfileEntity(), {
           userId: p['user_id'] as string,
           profile: p['profile'] as UserProfileEntity['profile'],
           inferenceEnabled: p['inference_enabled'] as boolean,

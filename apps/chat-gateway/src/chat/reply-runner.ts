@@ -57,9 +57,16 @@ export class ReplyRunner {
     ]);
   }
 
-  /** Whether a turn prepared from `guess` is the one the stored inputs would give (see TurnContextBuilder). */
-  sameContext(guess: TurnInputs, stored: TurnInputs): boolean {
-    return this.contexts.sameContext(guess, stored);
+  /**
+   * The context a turn started from `guess` keeps, now that the stored inputs are known: its own when the inputs
+   * are the same; one built from the stored inputs when they differ in what the prompt does not show (the profile
+   * moved, in another conversation or by a deep extraction, without changing the guidance); null when the prompt
+   * differs, and the request must start again.
+   */
+  confirmed(guess: TurnInputs, stored: TurnInputs, prepared: Prepared): TurnContext | null {
+    if (this.contexts.sameContext(guess, stored)) return prepared.context;
+    const context = this.contexts.build(stored, prepared.checkpoint, prepared.maxTokens, prepared.safety);
+    return JSON.stringify(context.prompt) === JSON.stringify(prepared.context.prompt) ? context : null;
   }
 
   /** The checkpoint this user's turn goes to (an experiment's arm, or the default) and the prompt, in process. */

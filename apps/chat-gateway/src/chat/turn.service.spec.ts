@@ -72,6 +72,10 @@ function collectingSink() {
 
 /** What the prompt builder gives, per test: by default the same for a guess and the real inputs. */
 let promptFor: (inputs: TurnInputs) => unknown[] = () => [];
+/** Whether the builder finds a guess's inputs the same as the stored ones: by default, when their prompts are. */
+const samePrompt = (guess: TurnInputs, stored: TurnInputs) =>
+  JSON.stringify(promptFor(guess)) === JSON.stringify(promptFor(stored));
+let sameInputs = samePrompt;
 
 function reply(replyId: string, content = 'Hi Sam') {
   return {
@@ -110,6 +114,7 @@ describe('TurnService', () => {
     relay.join.mockResolvedValue(null);
     router.route.mockResolvedValue({ checkpoint, experimentId: null, armId: null });
     promptFor = () => [];
+    sameInputs = samePrompt;
     recorder.reply.mockResolvedValue({
       userTurnsSinceDeep: null,
       reply: { createdAt: new Date(), content: 'hi' },
@@ -142,8 +147,7 @@ describe('TurnService', () => {
               prompt: promptFor(built),
               history: [],
             }),
-            sameContext: (guess: TurnInputs, stored: TurnInputs) =>
-              JSON.stringify(promptFor(guess)) === JSON.stringify(promptFor(stored)),
+            sameContext: (guess: TurnInputs, stored: TurnInputs) => sameInputs(guess, stored),
             observeUsage: () => undefined,
           },
         },
@@ -384,6 +388,22 @@ describe('TurnService', () => {
       await expect(second(sink)).rejects.toMatchObject({ code: 'message_not_stored', status: 503 });
       expect(signal?.aborted).toBe(true);
       expect(recorder.reply).toHaveBeenCalledTimes(1);
+    });
+
+    it('keeps the early start when the stored inputs differ in what the prompt does not show', async () => {
+      // Say the profile moved in another conversation, without changing the guidance.
+      sameInputs = () => false;
+      repository.inputs.mockResolvedValueOnce(inputs('m-2'));
+      const signals: AbortSignal[] = [];
+      streamer.stream.mockImplementation(async ({ replyId, signal }: StreamRequest) => {
+        signals.push(signal);
+        return reply(replyId);
+      });
+      const { sink, events, settled } = collectingSink();
+      await second(sink);
+      await settled;
+      expect(signals.map((s) => s.aborted)).toEqual([false]);
+      expect(events.done).toHaveLength(1);
     });
 
     it('starts again from the stored inputs when the guess was stale (the prompt differs)', async () => {

@@ -180,7 +180,8 @@ export class TurnService {
       cancel('cancelled');
       return this.notSent(userId, input, sink, slotId);
     }
-    if (!this.runner.sameContext(guess, inputs)) {
+    const context = this.runner.confirmed(guess, inputs, prepared);
+    if (!context) {
       cancel('restarted');
       return this.start(inputs, sink, false, slotId);
     }
@@ -192,7 +193,7 @@ export class TurnService {
       .complete(
         inputs,
         running,
-        prepared,
+        { ...prepared, context },
         opened.then(() => streaming),
         false,
       )

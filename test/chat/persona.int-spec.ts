@@ -49,14 +49,14 @@ describe('live persona', () => {
   it('infers the user’s style turn by turn, steers the prompt with it, shows its evidence, and puts it in the event', async () => {
     const { token } = await f.register();
     const early = (outcome: string) => counter(f, 'chat_early_starts_total', outcome);
-    const [kept, restarted] = [await early('kept'), await early('restarted')];
+    const outcomes = ['kept', 'rebuilt', 'restarted'];
+    const before = await Promise.all(outcomes.map(early));
     const { conversationId, ids } = await chat(token, CASUAL, 'c');
-    // Each later turn's model request started from the guess, before the message was stored, and the guess held:
-    // the observations it took cite the stored message.
-    expect([(await early('kept')) - kept, (await early('restarted')) - restarted]).toEqual([
-      CASUAL.length - 1,
-      0,
-    ]);
+    // Each later turn's model request started from the guess, before the message was stored, and the guess was
+    // exactly the stored inputs (history times, profile and card as read back): the observations it took cite the
+    // stored message.
+    const after = await Promise.all(outcomes.map(early));
+    expect(after.map((n, k) => n - (before[k] ?? 0))).toEqual([CASUAL.length - 1, 0, 0]);
     expect(lastSystemPrompt()).toContain('Adapt to this user:');
     expect(lastSystemPrompt()).toContain('emoji welcome');
 

@@ -63,10 +63,15 @@ export class ReplyRunner {
    * moved, in another conversation or by a deep extraction, without changing the guidance); null when the prompt
    * differs, and the request must start again.
    */
-  confirmed(guess: TurnInputs, stored: TurnInputs, prepared: Prepared): TurnContext | null {
-    if (this.contexts.sameContext(guess, stored)) return prepared.context;
+  confirmed(
+    guess: TurnInputs,
+    stored: TurnInputs,
+    prepared: Prepared,
+  ): { context: TurnContext; rebuilt: boolean } | null {
+    if (this.contexts.sameContext(guess, stored)) return { context: prepared.context, rebuilt: false };
     const context = this.contexts.build(stored, prepared.checkpoint, prepared.maxTokens, prepared.safety);
-    return JSON.stringify(context.prompt) === JSON.stringify(prepared.context.prompt) ? context : null;
+    const same = JSON.stringify(context.prompt) === JSON.stringify(prepared.context.prompt);
+    return same ? { context, rebuilt: true } : null;
   }
 
   /** The checkpoint this user's turn goes to (an experiment's arm, or the default) and the prompt, in process. */

@@ -57,7 +57,7 @@ export class TurnService {
   ) {
     this.earlyStarts = metrics.counter(
       'chat_early_starts_total',
-      'Model requests started before the user message was stored: kept, restarted (the guess was stale) or cancelled (the write failed or was a resend)',
+      'Model requests started before the user message was stored: kept (the guess was right), rebuilt (kept, its context built again: the stored inputs differ where the prompt does not show), restarted (the guess was stale) or cancelled (the write failed or was a resend)',
       ['outcome'],
     );
   }
@@ -180,12 +180,13 @@ export class TurnService {
       cancel('cancelled');
       return this.notSent(userId, input, sink, slotId);
     }
-    const context = this.runner.confirmed(guess, inputs, prepared);
-    if (!context) {
+    const confirmed = this.runner.confirmed(guess, inputs, prepared);
+    if (!confirmed) {
       cancel('restarted');
       return this.start(inputs, sink, false, slotId);
     }
-    this.earlyStarts.inc({ outcome: 'kept' });
+    const { context, rebuilt } = confirmed;
+    this.earlyStarts.inc({ outcome: rebuilt ? 'rebuilt' : 'kept' });
     const running = this.registry.begin(userId, inputs.userMessage, sink, { replyId, abort, slotId });
     // After the ack has gone out (an SSE response writes its headers and ack first), and before done.
     const opened = new Promise<void>((resolve) => setImmediate(() => resolve(gate.open(running.sink))));

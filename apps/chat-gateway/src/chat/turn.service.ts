@@ -81,7 +81,10 @@ export class TurnService {
         async () => {
           const slotId = randomUUID();
           const send = { ...input, messageId: randomUUID() };
-          const guess = this.guesses.next(userId, input.conversationId, { id: send.messageId, ...input });
+          const guess = this.guesses.next(userId, input.conversationId, {
+            id: send.messageId,
+            content: input.content,
+          });
           if (guess) return this.sendEarly(userId, send, guess, sink, slotId);
           return this.fromStatement(userId, input, sink, slotId, await this.store(userId, send, slotId));
         },

@@ -6,6 +6,7 @@
 //
 //   node -r @swc-node/register bench/turn-path-peers.ts [--levels 1,50,200] [--rounds 3] [--delays 0,150]
 //     [--samples 30] [--rate 50] [--tokens 40] [--targets direct,socketio,sse,litellm,portkey] [--gateway-root DIR] [--out FILE]
+//     [--quiet-ms 0]
 //
 // Needs the local stack (PostgreSQL, Kafka): tools/stack/stack.sh up postgres kafka. --gateway-root runs the
 // gateway (its migrations and seed too) from another checkout, e.g. a worktree of an earlier commit.
@@ -13,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { formatTable, log, prepareDatabase, ROOT, startModel, type BenchProcess } from './bench-env';
 import { round, treeCpuSeconds, treeRssMiB, type Summary } from './stats';
@@ -48,6 +50,11 @@ const { values } = parseArgs({
     tokens: { type: 'string', default: '40' },
     targets: { type: 'string', default: TARGETS.join(',') },
     'gateway-root': { type: 'string', default: ROOT },
+    /**
+     * A quiet spell before each target's streams: traffic that comes in bursts after a lull, which finds whatever
+     * a target lets go when idle (connections, caches) gone.
+     */
+    'quiet-ms': { type: 'string', default: '0' },
     /** GATEWAY_WORKERS for Echoloop: the processes sharing its port (CPU and RSS are summed over them). */
     'gateway-workers': { type: 'string', default: '1' },
     out: { type: 'string', default: path.join(ROOT, 'bench/results/turn-path-peers.json') },
@@ -57,6 +64,7 @@ const numbers = (list: string) => list.split(',').map(Number);
 const levels = numbers(values.levels);
 const delays = numbers(values.delays);
 const rounds = Number(values.rounds);
+const quietMs = Number(values['quiet-ms']);
 const samples = Number(values.samples);
 const gatewayRoot = path.resolve(values['gateway-root']);
 const gatewayWorkers = Number(values['gateway-workers']);
@@ -159,6 +167,7 @@ async function main(): Promise<void> {
           for (const target of order) {
             const run = runs.get(target.name)!;
             const cpuBefore = target.pid ? treeCpuSeconds(target.pid) : 0;
+            if (quietMs > 0) await sleep(quietMs);
             const outcomes: PromiseSettledResult<StreamTiming>[] = [];
             for (let b = 0; b < Math.ceil(samples / (level * rounds)); b++)
               outcomes.push(
@@ -351,6 +360,7 @@ function report(
         rate: Number(values.rate),
         tokens: Number(values.tokens),
         rounds,
+        quietMs,
         targets: targets.map((t) => t.name),
         skipped,
         results,

@@ -35,7 +35,7 @@ describe('PreparedStatements on PostgreSQL 15', () => {
     expect(await dataSource.query('SHOW plan_cache_mode')).toEqual([{ plan_cache_mode: 'auto' }]);
   });
 
-  it('opens its connection when warmed, before any statement, and keeps it open', async () => {
+  it('opens all its connections when warmed, before any statement, and keeps them open', async () => {
     const sessions = async () => {
       const [row] = await dataSource.query<{ n: number }[]>(
         'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
@@ -47,7 +47,9 @@ describe('PreparedStatements on PostgreSQL 15', () => {
     try {
       expect(await sessions()).toBe(0);
       await cold.warm();
-      expect(await sessions()).toBe(1);
+      expect(await sessions()).toBe(2);
+      await cold.query('SELECT $1::int AS x', [1]);
+      expect(await sessions()).toBe(2);
     } finally {
       await cold.onApplicationShutdown();
     }

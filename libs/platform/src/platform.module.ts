@@ -58,7 +58,7 @@ export class PlatformModule implements NestModule {
             autoLogging: { ignore: (req) => QUIET_ROUTES.some((route) => req.url?.startsWith(route)) },
           },
         }),
-        TypeOrmModule.forRoot(dataSourceOptions(database)),
+        TypeOrmModule.forRoot(dataSourceOptions({ ...database, keepConnections: true })),
       ],
       controllers: [HealthController, MetricsController, DocsController],
       providers: [

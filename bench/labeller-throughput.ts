@@ -7,6 +7,7 @@
 // and for the whole machine (the rest is PostgreSQL, Kafka and anything else running).
 //
 //   npm run bench:labeller -- [--backlog 20000] [--rate 100] [--seconds 20] [--sampling 1] [--judge-batch 32]
+//     [--history 0]
 //   (needs tools/stack/stack.sh up postgres kafka)
 import { chatTurnCompletedV1, createEvent } from '@echoloop/contracts';
 import { dataSourceOptions } from '@echoloop/persistence';
@@ -40,12 +41,19 @@ const { values } = parseArgs({
     sampling: { type: 'string', default: '1' },
     // JUDGE_BATCH_SIZE: judge calls per request to /chat/completions/batch (1: a request per call).
     'judge-batch': { type: 'string', default: '32' },
+    // Messages of dialogue before each turn, carried by its event as the gateway sends them (it caps them at 60).
+    history: { type: 'string', default: '0' },
   },
 });
 const BACKLOG = Number(values.backlog);
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 const SAMPLING = Number(values.sampling);
+const HISTORY = Array.from({ length: Number(values.history) }, (_, i) =>
+  i % 2 === 0
+    ? { role: 'user' as const, content: `Message ${i}: work has been a lot lately and I am tired of it.` }
+    : { role: 'assistant' as const, content: `Reply ${i}: that sounds draining. What weighs on you most?` },
+);
 
 type Turn = ReturnType<typeof turnPayload>;
 
@@ -99,7 +107,9 @@ async function main(): Promise<void> {
   const benchCpuBefore = process.cpuUsage();
   const machineCpuBefore = machineCpuSeconds();
   const started = performance.now();
-  for (let i = 0; i < backlog.length; i += 500) await publish(publisher, backlog.slice(i, i + 500));
+  // Sends of up to 500 turns, kept well under the broker's 1 MB request limit when turns carry a long history.
+  const perSend = Math.max(1, Math.min(500, Math.floor(400_000 / JSON.stringify(backlog[0]).length)));
+  for (let i = 0; i < backlog.length; i += perSend) await publish(publisher, backlog.slice(i, i + perSend));
   await waitFor(async () => (await labelledCount(db)) >= BACKLOG, {
     timeoutMs: 600_000,
     intervalMs: 200,
@@ -147,6 +157,7 @@ async function main(): Promise<void> {
     judge: 'vLLM-compatible test server, unpaced',
     judgeBatchSize: Number(values['judge-batch']),
     sampling: SAMPLING,
+    historyMessages: HISTORY.length,
     ingest,
     lag,
   };
@@ -154,7 +165,7 @@ async function main(): Promise<void> {
     [
       '| measure | value |',
       '|---|---|',
-      `| backlog ingest (judge batch ${values['judge-batch']}, sampling ${SAMPLING}) | ${ingest.turns} turns in ${ingest.seconds} s = ${ingest.turnsPerSecond} turns/s |`,
+      `| backlog ingest (judge batch ${values['judge-batch']}, sampling ${SAMPLING}, history ${HISTORY.length}) | ${ingest.turns} turns in ${ingest.seconds} s = ${ingest.turnsPerSecond} turns/s |`,
       `| CPU during ingest: labeller / test judge + bench / whole machine | ${ingest.labellerCpuSeconds ?? 'n/a'} s / ${ingest.judgeAndBenchCpuSeconds} s / ${ingest.machineCpuSeconds} s (${cpus().length} cores) |`,
       `| turn → label lag at ${RATE} turns/s | p50 ${lag.ms.p50} ms, p99 ${lag.ms.p99} ms (n=${lag.ms.n}) |`,
       '',
@@ -241,7 +252,7 @@ function turnPayload(seed: { userId: string; characterId: string }, conversation
       finishReason: 'stop' as const,
       usage: { promptTokens: 20, completionTokens: 8 },
     },
-    history: [],
+    history: HISTORY,
     personaSnapshot: {},
     timings: { ttftMs: 50, totalMs: 200 },
     safety: { flagged: false, categories: [] },

@@ -24,12 +24,12 @@ import {
 } from '@echoloop/testing';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
-import { cpuSeconds, summarize } from './stats';
+import { cpuSeconds, machineCpuSeconds, summarize } from './stats';
 
 const ROOT = path.resolve(__dirname, '..');
 const { values } = parseArgs({
@@ -280,13 +280,6 @@ async function lagOf(url: string): Promise<number | undefined> {
   const lines = text.split('\n').filter((l) => l.startsWith('labeller_consumer_lag_messages{'));
   if (lines.length === 0) return undefined;
   return lines.reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
-}
-
-/** CPU seconds (user + nice + system + irq) the whole machine has used so far, over all cores, from /proc. */
-function machineCpuSeconds(): number {
-  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/) ?? [];
-  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0] = fields.map(Number);
-  return (user + nice + system + irq + softirq) / 100;
 }
 
 main()

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface Summary {
   n: number;
@@ -60,6 +61,21 @@ const alive = <T>(read: () => T, fallback: T): T => {
 /** CPU seconds used so far by a process and its live descendants. */
 export const treeCpuSeconds = (pid: number): number =>
   processTree(pid).reduce((total, p) => total + alive(() => cpuSeconds(p), 0), 0);
+
+/**
+ * Waits, at most `maxMs`, until a process tree is quiet again (under 5% of a core over 200 ms): a target's work
+ * after its streams end (logging, publishing) is then counted as its own, and does not slow the next target down.
+ */
+export async function quietAgain(pid: number, maxMs = 10_000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  let last = treeCpuSeconds(pid);
+  while (Date.now() < deadline) {
+    await sleep(200);
+    const now = treeCpuSeconds(pid);
+    if (now - last < 0.01) return;
+    last = now;
+  }
+}
 
 /** CPU seconds (user + nice + system + irq) the whole machine has used so far, over all cores, from /proc. */
 export function machineCpuSeconds(): number {

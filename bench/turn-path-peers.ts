@@ -17,7 +17,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { formatTable, log, prepareDatabase, ROOT, startModel, type BenchProcess } from './bench-env';
-import { round, treeCpuSeconds, treeRssMiB, type Summary } from './stats';
+import { quietAgain, round, treeCpuSeconds, treeRssMiB, type Summary } from './stats';
 import {
   createUsers,
   openAiStream,
@@ -173,7 +173,10 @@ async function main(): Promise<void> {
               outcomes.push(
                 ...(await Promise.allSettled(Array.from({ length: level }, (_, i) => target.stream(i)))),
               );
-            if (target.pid) run.cpu += treeCpuSeconds(target.pid) - cpuBefore;
+            if (target.pid) {
+              await quietAgain(target.pid);
+              run.cpu += treeCpuSeconds(target.pid) - cpuBefore;
+            }
             for (const outcome of outcomes) {
               if (outcome.status === 'fulfilled') run.timings.push(outcome.value);
               else

@@ -166,8 +166,8 @@ async function main(): Promise<void> {
           const order = targets.map((_, i) => targets[(i + r) % targets.length]!);
           for (const target of order) {
             const run = runs.get(target.name)!;
-            const cpuBefore = target.pid ? treeCpuSeconds(target.pid) : 0;
             if (quietMs > 0) await sleep(quietMs);
+            const cpuBefore = target.pid ? treeCpuSeconds(target.pid) : 0;
             const outcomes: PromiseSettledResult<StreamTiming>[] = [];
             for (let b = 0; b < Math.ceil(samples / (level * rounds)); b++)
               outcomes.push(

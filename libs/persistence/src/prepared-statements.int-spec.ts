@@ -35,7 +35,7 @@ describe('PreparedStatements on PostgreSQL 15', () => {
     expect(await dataSource.query('SHOW plan_cache_mode')).toEqual([{ plan_cache_mode: 'auto' }]);
   });
 
-  it('opens all its connections when warmed, before any statement, and keeps them open', async () => {
+  it('opens all its connections when warmed, before any statement, and runs statements on them without opening more', async () => {
     const sessions = async () => {
       const [row] = await dataSource.query<{ n: number }[]>(
         'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',

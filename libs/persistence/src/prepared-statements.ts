@@ -15,10 +15,7 @@ export class PreparedStatements {
   private readonly pool: Pool;
   private readonly names = new Map<string, string>();
 
-  private readonly poolSize: number;
-
   constructor({ url, poolSize = 10, applicationName = 'echoloop' }: DatabaseSettings) {
-    this.poolSize = poolSize;
     this.pool = new Pool({
       connectionString: url,
       max: poolSize,
@@ -48,7 +45,9 @@ export class PreparedStatements {
    * to the statements: they retry the connection and report what is still wrong.
    */
   async warm(): Promise<void> {
-    const opened = await Promise.allSettled(Array.from({ length: this.poolSize }, () => this.pool.connect()));
+    const opened = await Promise.allSettled(
+      Array.from({ length: this.pool.options.max }, () => this.pool.connect()),
+    );
     for (const connection of opened) if (connection.status === 'fulfilled') connection.value.release();
   }
 

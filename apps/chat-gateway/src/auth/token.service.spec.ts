@@ -1,3 +1,4 @@
+import { CLOCK } from '@echoloop/platform';
 import { Test } from '@nestjs/testing';
 import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
@@ -8,12 +9,28 @@ const SECRET = 'x'.repeat(32);
 const key = (secret: string) => new TextEncoder().encode(secret);
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-async function setUp(env: GatewayEnv = gatewayEnv.parse({ JWT_SECRET: SECRET, JWT_TTL_SECONDS: '60' })) {
+/** The service, on a clock that starts now and that `advance` moves. */
+async function setUpWithClock(
+  env: GatewayEnv = gatewayEnv.parse({ JWT_SECRET: SECRET, JWT_TTL_SECONDS: '60' }),
+  start = new Date(),
+) {
+  let now = start;
   const module = await Test.createTestingModule({
-    providers: [TokenService, { provide: GATEWAY_ENV, useValue: env }],
+    providers: [
+      TokenService,
+      { provide: GATEWAY_ENV, useValue: env },
+      { provide: CLOCK, useValue: () => now },
+    ],
   }).compile();
-  return module.get(TokenService);
+  return {
+    tokens: module.get(TokenService),
+    advance: (ms: number) => {
+      now = new Date(now.getTime() + ms);
+    },
+  };
 }
+
+const setUp = async (env?: GatewayEnv) => (await setUpWithClock(env)).tokens;
 
 /** A token shaped like the service's own, so each test changes exactly one thing about it. */
 function forged(
@@ -77,6 +94,28 @@ describe('TokenService', () => {
     const expired = await forged({ sub: userId, sid: sessionId }, { exp: nowSeconds() - 1 });
 
     await expect(tokens.verify(expired)).resolves.toBeUndefined();
+  });
+
+  it('refuses a token once it expires, though it was valid (and its check remembered) a moment before', async () => {
+    const { tokens, advance } = await setUpWithClock();
+    const token = await tokens.issue({ userId, sessionId });
+
+    await expect(tokens.verify(token)).resolves.toEqual({ userId, sessionId });
+    advance(59_000);
+    await expect(tokens.verify(token)).resolves.toEqual({ userId, sessionId });
+    advance(1_000);
+    await expect(tokens.verify(token)).resolves.toBeUndefined();
+  });
+
+  it('issues and checks tokens on its clock, not the machine time', async () => {
+    const start = new Date('2031-05-01T12:00:00Z');
+    const { tokens, advance } = await setUpWithClock(undefined, start);
+    advance(3_600_000);
+
+    const token = await tokens.issue({ userId, sessionId });
+
+    expect(decodeJwt(token).iat).toBe(start.getTime() / 1000 + 3_600);
+    await expect(tokens.verify(token)).resolves.toEqual({ userId, sessionId });
   });
 
   it('refuses a token without `exp`, which would otherwise never expire', async () => {

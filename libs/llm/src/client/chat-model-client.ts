@@ -216,10 +216,15 @@ export class ChatModelClient {
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onCallerAbort);
-      controller.abort();
+      // Ends the request if the caller stopped reading early. A reason given here saves the DOMException (with
+      // its stack trace) that abort() would otherwise build on every turn.
+      controller.abort(STREAM_LEFT);
     }
   }
 }
+
+/** Why a stream's request is aborted once its reader is gone: nothing reads it, so one shared value serves. */
+const STREAM_LEFT = new ModelError('cancelled', 'the reader left the stream', false);
 
 /** A streamed chunk as any OpenAI-compatible server may send it (fields absent where ours always has them). */
 interface StreamedChunk {

@@ -44,8 +44,16 @@ export interface ModelServer {
   stop(): void;
 }
 
-/** bench/fake-vllm-server.ts as its own process, paced at `rate` tokens/s, `tokens` tokens a reply. */
-export async function startModel(rate: number, tokens: number, firstTokenDelayMs = 0): Promise<ModelServer> {
+/**
+ * bench/fake-vllm-server.ts as its own process, paced at `rate` tokens/s, `tokens` tokens a reply, keeping idle
+ * connections `keepAliveTimeoutMs` (vLLM's default: 5 s).
+ */
+export async function startModel(
+  rate: number,
+  tokens: number,
+  firstTokenDelayMs = 0,
+  keepAliveTimeoutMs = 5_000,
+): Promise<ModelServer> {
   const child = spawn(
     process.execPath,
     [
@@ -55,6 +63,7 @@ export async function startModel(rate: number, tokens: number, firstTokenDelayMs
       String(rate),
       String(tokens),
       String(firstTokenDelayMs),
+      String(keepAliveTimeoutMs),
     ],
     { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
   );

@@ -6,7 +6,7 @@
 //
 //   node -r @swc-node/register bench/turn-path-peers.ts [--levels 1,50,200] [--rounds 3] [--delays 0,150]
 //     [--samples 30] [--rate 50] [--tokens 40] [--targets direct,socketio,sse,litellm,portkey] [--gateway-root DIR] [--out FILE]
-//     [--quiet-ms 0]
+//     [--quiet-ms 0] [--model-keep-alive-ms 5000]
 //
 // Needs the local stack (PostgreSQL, Kafka): tools/stack/stack.sh up postgres kafka. --gateway-root runs the
 // gateway (its migrations and seed too) from another checkout, e.g. a worktree of an earlier commit.
@@ -55,6 +55,12 @@ const { values } = parseArgs({
      * a target lets go when idle (connections, caches) gone.
      */
     'quiet-ms': { type: 'string', default: '0' },
+    /**
+     * How long the model server keeps an idle connection (vLLM's VLLM_HTTP_TIMEOUT_KEEP_ALIVE, 5 s by default);
+     * Echoloop's LLM_KEEP_ALIVE_MS is set 1 s below it, as the defaults are. A pause longer than this makes every
+     * target open new connections for its next burst.
+     */
+    'model-keep-alive-ms': { type: 'string', default: '5000' },
     /** GATEWAY_WORKERS for Echoloop: the processes sharing its port (CPU and RSS are summed over them). */
     'gateway-workers': { type: 'string', default: '1' },
     out: { type: 'string', default: path.join(ROOT, 'bench/results/turn-path-peers.json') },
@@ -68,6 +74,7 @@ const quietMs = Number(values['quiet-ms']);
 const samples = Number(values.samples);
 const gatewayRoot = path.resolve(values['gateway-root']);
 const gatewayWorkers = Number(values['gateway-workers']);
+const modelKeepAliveMs = Number(values['model-keep-alive-ms']);
 const wanted = new Set(values.targets.split(',').concat('direct'));
 const unknown = [...wanted].filter((name) => !(TARGETS as readonly string[]).includes(name));
 if (unknown.length) throw new Error(`unknown targets ${unknown.join(', ')}; known: ${TARGETS.join(', ')}`);
@@ -106,7 +113,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   log(`preparing a database from ${gatewayRoot}`);
   const db = await prepareDatabase(gatewayRoot);
-  const model = await startModel(Number(values.rate), Number(values.tokens));
+  const model = await startModel(Number(values.rate), Number(values.tokens), 0, modelKeepAliveMs);
   const processes: BenchProcess[] = [];
   const skipped: Partial<Record<TargetName, string>> = {};
   let users: BenchUser[] = [];
@@ -114,7 +121,13 @@ async function main(): Promise<void> {
     const targets: Target[] = [{ name: 'direct', stream: () => openAiStream(model.url) }];
     let message = 0;
     if (wanted.has('socketio') || wanted.has('sse')) {
-      const gateway = await startEcholoopGateway(gatewayRoot, db.url, model.url, gatewayWorkers);
+      const gateway = await startEcholoopGateway(
+        gatewayRoot,
+        db.url,
+        model.url,
+        gatewayWorkers,
+        modelKeepAliveMs - 1_000,
+      );
       processes.push(gateway);
       log(`Echoloop gateway pid ${gateway.pid} at ${gateway.url}; creating ${Math.max(...levels)} users`);
       users = await createUsers(gateway.url, Math.max(...levels), db.characterId);
@@ -343,7 +356,7 @@ function report(
     ),
   );
   process.stdout.write(
-    `\nTurn path against peers (ms; model at ${values.rate} tok/s, ${values.tokens} tokens, ${rounds} rounds, ` +
+    `\nTurn path against peers (ms; model at ${values.rate} tok/s, ${values.tokens} tokens, keep-alive ${modelKeepAliveMs} ms, ${rounds} rounds, ` +
       `gateway from ${gatewayRoot}, ${gatewayWorkers} process(es))\n${main}\nEcholoop ÷ peer (n/a where the peer's value is not above zero)\n${ratios}`,
   );
   for (const [name, reason] of Object.entries(skipped))
@@ -364,6 +377,7 @@ function report(
         tokens: Number(values.tokens),
         rounds,
         quietMs,
+        modelKeepAliveMs,
         targets: targets.map((t) => t.name),
         skipped,
         results,

@@ -15,12 +15,16 @@ export interface Proxy extends BenchProcess {
   headers: Record<string, string>;
 }
 
-/** Echoloop's chat gateway from the checkout at `root` (default this one), as in production (no contract checks). */
+/**
+ * Echoloop's chat gateway from the checkout at `root` (default this one), as in production (no contract checks);
+ * `llmKeepAliveMs` sets LLM_KEEP_ALIVE_MS (its default when not given).
+ */
 export async function startEcholoopGateway(
   root: string,
   databaseUrl: string,
   modelUrl: string,
   workers = 1,
+  llmKeepAliveMs?: number,
 ): Promise<BenchProcess> {
   return startProcess(
     'chat-gateway',
@@ -49,6 +53,7 @@ export async function startEcholoopGateway(
         // A full run outlasts the default 15 minutes; the SSE turns send the token on every request.
         JWT_TTL_SECONDS: '86400',
         GATEWAY_WORKERS: String(workers),
+        ...(llmKeepAliveMs !== undefined && { LLM_KEEP_ALIVE_MS: String(llmKeepAliveMs) }),
       },
       ready: (output) => /listening on (http:\/\/[^\s"]+)/.exec(output)?.[1]?.replace('[::1]', '127.0.0.1'),
       timeoutMs: 90_000,

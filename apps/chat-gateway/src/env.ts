@@ -32,6 +32,12 @@ export const gatewayEnv = serviceEnv
     LLM_MODEL: z.string().min(1).default('smollm2-135m-instruct'),
     LLM_FIRST_TOKEN_TIMEOUT_MS: ms(15_000),
     LLM_IDLE_TIMEOUT_MS: ms(10_000),
+    /**
+     * How long an idle connection to a model server is kept for the next request. Keep it below the server's
+     * keep-alive timeout (vLLM: VLLM_HTTP_TIMEOUT_KEEP_ALIVE, 5 s by default); raising both spares a burst after a
+     * pause the new connections.
+     */
+    LLM_KEEP_ALIVE_MS: ms(4_000),
     LLM_MAX_TOKENS: z.coerce.number().int().positive().default(256),
     /** The served model's context window (vLLM's max_model_len). */
     LLM_CONTEXT_TOKENS: z.coerce.number().int().positive().default(2_048),

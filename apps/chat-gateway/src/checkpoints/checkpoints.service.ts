@@ -157,6 +157,7 @@ export class CheckpointsService implements OnApplicationBootstrap {
       ...DEFAULT_CLIENT_OPTIONS,
       firstTokenTimeoutMs: this.env.LLM_FIRST_TOKEN_TIMEOUT_MS,
       idleTimeoutMs: this.env.LLM_IDLE_TIMEOUT_MS,
+      keepAliveMs: this.env.LLM_KEEP_ALIVE_MS,
     });
     this.clients.set(checkpoint.id, { version, client });
     return client;

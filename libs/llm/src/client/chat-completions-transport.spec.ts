@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from '@echoloop/testing';
 import { ChatModelClient, type ChatStreamEvent } from './chat-model-client';
 import { ChatCompletionsTransport } from './chat-completions-transport';
 import { ModelError } from './model-errors';
@@ -66,6 +67,26 @@ describe('ChatCompletionsTransport', () => {
     for (let i = 0; i < 3; i++) expect(await read(transport)).toHaveLength(1);
     expect(seen).toEqual(Array(3).fill({ auth: 'Bearer secret-key', type: 'application/json' }));
     expect(s.connections()).toBe(1);
+  });
+
+  it('closes a connection idle for keepAliveMs, so the call after the pause opens a new one', async () => {
+    const s = await serve((_req, res) => sse(res, chunk('hi', 'stop')));
+    servers.push(s);
+    let closed = 0;
+    s.server.on('connection', (socket) => socket.on('close', () => closed++));
+    const transport = new ChatCompletionsTransport({ baseUrl: s.url, apiKey: 'k' }, { keepAliveMs: 100 });
+    transports.push(transport);
+
+    await read(transport);
+    // Well before the default of 4 s: the setting closed it.
+    await waitFor(() => closed === 1, {
+      timeoutMs: 2_000,
+      intervalMs: 20,
+      what: 'the idle connection to close',
+    });
+    await read(transport);
+
+    expect(s.connections()).toBe(2);
   });
 
   it('reads events split anywhere and separated by CRLF, without `[DONE]`', async () => {

@@ -7,7 +7,15 @@ import { modelErrorForStatus } from './model-errors';
 export interface TransportOptions {
   /** Sockets open to the endpoint at most (the requests in flight at once); unlimited by default. */
   maxSockets?: number;
+  /**
+   * How long an idle socket is kept for the next request (default 4 s). It must stay below the server's own
+   * keep-alive timeout (vLLM: `VLLM_HTTP_TIMEOUT_KEEP_ALIVE`, 5 s by default), or the server could close it under
+   * a new request.
+   */
+  keepAliveMs?: number;
 }
+
+const DEFAULT_KEEP_ALIVE_MS = 4_000;
 
 /**
  * POST /chat/completions on one OpenAI-compatible endpoint over kept-alive sockets: a streamed answer read as
@@ -28,12 +36,13 @@ export class ChatCompletionsTransport {
     const url = new URL(`${endpoint.baseUrl.replace(/\/$/, '')}/chat/completions`);
     const secure = url.protocol === 'https:';
     this.send = secure ? https.request : http.request;
-    // An idle socket is closed after 4 s, before the server's keep-alive timeout (vLLM's uvicorn: 5 s) could close
-    // it under a new request; a request in flight is not affected.
+    // An idle socket is closed before the server's keep-alive timeout could close it under a new request; a request
+    // in flight is not affected. A burst after a longer pause opens new sockets, and a request on a new socket goes
+    // out only when the event loop, busy with the burst, handles its connect (README, bench:peers).
     this.agent = new (secure ? https.Agent : http.Agent)({
       keepAlive: true,
       scheduling: 'lifo',
-      timeout: 4_000,
+      timeout: options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS,
       ...(options.maxSockets !== undefined && { maxSockets: options.maxSockets }),
     });
     this.target = {

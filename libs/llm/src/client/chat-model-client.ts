@@ -45,6 +45,8 @@ export interface ChatModelClientOptions {
   /** Extra attempts (on other endpoints when there are several) before the first token. */
   retries: number;
   breaker: CircuitBreakerOptions;
+  /** How long an idle connection to an endpoint is kept (TransportOptions.keepAliveMs). */
+  keepAliveMs?: number;
 }
 
 export const DEFAULT_CLIENT_OPTIONS: ChatModelClientOptions = {
@@ -76,7 +78,10 @@ export class ChatModelClient {
     if (endpoints.length === 0) throw new Error('ChatModelClient needs at least one endpoint');
     this.upstreams = endpoints.map((endpoint) => ({
       endpoint,
-      transport: new ChatCompletionsTransport(endpoint),
+      transport: new ChatCompletionsTransport(
+        endpoint,
+        options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs },
+      ),
       breaker: new CircuitBreaker(options.breaker),
     }));
   }

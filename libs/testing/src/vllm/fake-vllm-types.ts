@@ -36,6 +36,8 @@ export interface FakeVllmOptions {
   host?: string;
   /** Default 0: an ephemeral port. */
   port?: number;
+  /** How long an idle connection stays open, like vLLM's VLLM_HTTP_TIMEOUT_KEEP_ALIVE. Default 5000. */
+  keepAliveTimeoutMs?: number;
   /** Default: echoes the last user message. */
   reply?: ReplySource;
   faults?: FaultSource;

@@ -54,6 +54,7 @@ export async function startFakeVllm(options: FakeVllmOptions = {}): Promise<Fake
     });
   });
 
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

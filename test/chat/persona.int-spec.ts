@@ -52,11 +52,11 @@ describe('live persona', () => {
     const outcomes = ['kept', 'rebuilt', 'restarted'];
     const before = await Promise.all(outcomes.map(early));
     const { conversationId, ids } = await chat(token, CASUAL, 'c');
-    // Each later turn's model request started from the guess, before the message was stored, and the guess was
-    // exactly the stored inputs (history times, profile and card as read back): the observations it took cite the
-    // stored message.
+    // Each turn's model request started from the guess, before the message was stored (the first from what creating
+    // the conversation read), and the guess was exactly the stored inputs (the greeting and history times, profile
+    // and card as read back): the observations it took cite the stored message.
     const after = await Promise.all(outcomes.map(early));
-    expect(after.map((n, k) => n - (before[k] ?? 0))).toEqual([CASUAL.length - 1, 0, 0]);
+    expect(after.map((n, k) => n - (before[k] ?? 0))).toEqual([CASUAL.length, 0, 0]);
     expect(lastSystemPrompt()).toContain('Adapt to this user:');
     expect(lastSystemPrompt()).toContain('emoji welcome');
 
@@ -78,6 +78,20 @@ describe('live persona', () => {
     );
     const snapshot = JSON.parse(String(events.at(-1)?.value)).payload.personaSnapshot;
     expect(Object.keys(snapshot.fields ?? {}).length).toBeGreaterThan(0);
+  });
+
+  it("a returning user's new conversation starts its first reply from what creating it read, profile included", async () => {
+    const { token } = await f.register();
+    await chat(token, CASUAL.slice(0, 2), 'p');
+    const outcomes = ['kept', 'rebuilt', 'restarted'];
+    const early = () => Promise.all(outcomes.map((o) => counter(f, 'chat_early_starts_total', o)));
+    const before = await early();
+
+    await chat(token, CASUAL.slice(2, 3), 'q');
+
+    const after = await early();
+    expect(after.map((n, k) => n - (before[k] ?? 0))).toEqual([1, 0, 0]);
+    expect(lastSystemPrompt()).toContain('Adapt to this user:');
   });
 
   it('a reset forgets everything; turning inference off stops it and stores nothing', async () => {

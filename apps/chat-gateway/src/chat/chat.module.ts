@@ -25,7 +25,7 @@ import { ReplyRunner } from './reply-runner';
 import { ReplyStreamer } from './reply-streamer';
 import { ResendReplies } from './resend-replies';
 import { TurnContextBuilder } from './turn-context';
-import { TurnInputsCache } from './turn-inputs-cache';
+import { TurnInputsModule } from './turn-inputs.module';
 import { TurnRecorder } from './turn-recorder';
 import { TurnRepository } from './turn.repository';
 import { TurnService } from './turn.service';
@@ -36,6 +36,7 @@ import { TurnService } from './turn.service';
     ConversationsModule,
     CheckpointsModule,
     ExperimentsModule,
+    TurnInputsModule,
     TypeOrmModule.forFeature([UserProfileEntity]),
   ],
   controllers: [MessagesController, RepliesController, PersonaController],
@@ -49,7 +50,6 @@ import { TurnService } from './turn.service';
     ReplyStreamer,
     ReplyRunner,
     TurnRecorder,
-    TurnInputsCache,
     LimitsService,
     StreamSlots,
     ReplyRelay,

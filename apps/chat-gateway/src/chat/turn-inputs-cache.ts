@@ -1,4 +1,4 @@
-import { MessageEntity, UserProfileEntity } from '@echoloop/persistence';
+import { type ConversationEntity, MessageEntity, UserProfileEntity } from '@echoloop/persistence';
 import { Injectable } from '@nestjs/common';
 import type { TurnContext } from './turn-context';
 import type { HistoryMessage, TurnInputs } from './turn.repository';
@@ -54,15 +54,31 @@ export class TurnInputsCache {
           profile: merged,
         })
       : inputs.profile;
-    this.entries.delete(inputs.conversation.id);
-    if (this.entries.size >= MAX_CONVERSATIONS) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-    this.entries.set(inputs.conversation.id, {
+    this.remember({
       ...inputs,
       history: [...inputs.history, ...added].slice(-historyLimit),
       userTurn: inputs.userTurn + 1,
+      profile,
+    });
+  }
+
+  /**
+   * A new conversation's first guess, from what creating it read and wrote: its first turn, too, starts the model
+   * request before the statement answers. The greeting is the history, as the statement reads it back.
+   */
+  seed({ conversation, greeting, card, userName, profile }: ConversationSeed): void {
+    const history: HistoryMessage[] =
+      greeting.status === 'complete' && greeting.selected
+        ? [{ role: 'assistant', content: greeting.content, createdAt: greeting.createdAt }]
+        : [];
+    this.remember({
+      conversation,
+      userMessage: greeting,
+      created: true,
+      history,
+      userTurn: 1,
+      card,
+      userName,
       profile,
     });
   }
@@ -79,4 +95,24 @@ export class TurnInputsCache {
   forget(conversationId: string): void {
     this.entries.delete(conversationId);
   }
+
+  /** The conversation's guess, now the most recent (the oldest one goes when there are too many). */
+  private remember(entry: TurnInputs): void {
+    this.entries.delete(entry.conversation.id);
+    if (this.entries.size >= MAX_CONVERSATIONS) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(entry.conversation.id, entry);
+  }
+}
+
+/** What creating a conversation knows of its first turn's inputs. */
+export interface ConversationSeed {
+  conversation: ConversationEntity;
+  /** The character's greeting, stored as the conversation's first message. */
+  greeting: MessageEntity;
+  card: unknown;
+  userName: string;
+  profile: UserProfileEntity | null;
 }

@@ -4,6 +4,7 @@ import {
   FeedbackEntity,
   MessageEntity,
   UserEntity,
+  UserProfileEntity,
 } from '@echoloop/persistence';
 import { BadRequestException, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -14,6 +15,7 @@ import {
   characterNameForMacros,
   listGreetings,
 } from '@echoloop/character-cards';
+import { TurnInputsCache } from '../chat/turn-inputs-cache';
 import type { PageQuery } from './conversation.schemas';
 
 export const conversationNotFound = () =>
@@ -35,7 +37,10 @@ export const messageView = (m: MessageEntity) => ({
 
 @Injectable()
 export class ConversationsService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly guesses: TurnInputsCache,
+  ) {}
 
   /** The conversation if it belongs to the user; 404 otherwise (never 403: existence is not disclosed). */
   async owned(userId: string, conversationId: string): Promise<ConversationEntity> {
@@ -46,9 +51,12 @@ export class ConversationsService {
     return conversation;
   }
 
-  /** A new conversation opened by the character's greeting ({{char}}/{{user}} filled in). */
+  /**
+   * A new conversation opened by the character's greeting ({{char}}/{{user}} filled in). What it read is the first
+   * turn's guess (TurnInputsCache), so that turn starts its model request as early as later ones do.
+   */
   async create(userId: string, characterId: string, greetingIndex = 0) {
-    return this.db.transaction(async (tx) => {
+    const { created, seed } = await this.db.transaction(async (tx) => {
       const character = await tx.getRepository(CharacterEntity).findOneBy({ id: characterId });
       if (!character)
         throw new NotFoundException({ error: { code: 'not_found', message: 'Character not found' } });
@@ -65,9 +73,15 @@ export class ConversationsService {
           error: { code: 'no_such_greeting', message: `This character has ${greetings.length} greeting(s)` },
         });
       }
-      const conversation = await tx
+      const saved = await tx
         .getRepository(ConversationEntity)
         .save({ userId, characterId, title: character.name });
+      // As the turn's statement reads it back: no summary or director note yet.
+      const conversation = Object.assign(new ConversationEntity(), saved, {
+        summary: null,
+        summaryThrough: null,
+        director: null,
+      });
       const greetingMessage = await tx.getRepository(MessageEntity).save(
         tx.getRepository(MessageEntity).create({
           conversationId: conversation.id,
@@ -76,15 +90,27 @@ export class ConversationsService {
           status: 'complete',
         }),
       );
+      const profile = await tx.getRepository(UserProfileEntity).findOneBy({ userId });
       return {
-        id: conversation.id,
-        characterId,
-        title: conversation.title,
-        createdAt: conversation.createdAt,
-        greeting: messageView(greetingMessage),
-        greetingCount: greetings.length,
+        created: {
+          id: conversation.id,
+          characterId,
+          title: conversation.title,
+          createdAt: conversation.createdAt,
+          greeting: messageView(greetingMessage),
+          greetingCount: greetings.length,
+        },
+        seed: {
+          conversation,
+          greeting: greetingMessage,
+          card: character.card,
+          userName: user.displayName,
+          profile,
+        },
       };
     });
+    this.guesses.seed(seed);
+    return created;
   }
 
   async list(userId: string) {

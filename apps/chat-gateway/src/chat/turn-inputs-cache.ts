@@ -64,7 +64,8 @@ export class TurnInputsCache {
 
   /**
    * A new conversation's first guess, from what creating it read and wrote: its first turn, too, starts the model
-   * request before the statement answers. The greeting is the history, as the statement reads it back.
+   * request before the statement answers. The greeting is the history, as the statement reads it back, and stands
+   * as the entry's last message (`next` puts the user's in its place, as for every entry).
    */
   seed({ conversation, greeting, card, userName, profile }: ConversationSeed): void {
     const history: HistoryMessage[] =

@@ -46,13 +46,13 @@ export interface ModelServer {
 
 /**
  * bench/fake-vllm-server.ts as its own process, paced at `rate` tokens/s, `tokens` tokens a reply, keeping idle
- * connections `keepAliveTimeoutMs` (vLLM's default: 5 s).
+ * connections `keepAliveTimeoutMs` (left out: the test server's default, vLLM's 5 s).
  */
 export async function startModel(
   rate: number,
   tokens: number,
   firstTokenDelayMs = 0,
-  keepAliveTimeoutMs = 5_000,
+  keepAliveTimeoutMs?: number,
 ): Promise<ModelServer> {
   const child = spawn(
     process.execPath,
@@ -63,7 +63,7 @@ export async function startModel(
       String(rate),
       String(tokens),
       String(firstTokenDelayMs),
-      String(keepAliveTimeoutMs),
+      ...(keepAliveTimeoutMs === undefined ? [] : [String(keepAliveTimeoutMs)]),
     ],
     { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
   );

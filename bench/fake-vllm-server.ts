@@ -11,14 +11,15 @@ async function main(): Promise<void> {
   const tokensPerSecond = Number(process.argv[2] ?? 50);
   const replyTokens = Number(process.argv[3] ?? 40);
   const delayBeforeFirstTokenMs = Number(process.argv[4] ?? 0);
-  const keepAliveTimeoutMs = Number(process.argv[5] ?? 5_000);
+  const keepAliveArg = process.argv[5];
   let faults: FakeVllmFaults = { tokensPerSecond, delayBeforeFirstTokenMs };
   const server = await startFakeVllm({
     model: 'bench-model',
     reply: replyWith(Array.from({ length: replyTokens }, (_, i) => `w${i}`).join(' ')),
     faults,
     maxModelLen: 32_768,
-    keepAliveTimeoutMs,
+    // Left out, the test server's own default (vLLM's).
+    ...(keepAliveArg !== undefined && { keepAliveTimeoutMs: Number(keepAliveArg) }),
   });
   process.stdout.write(`${server.url}\n`);
   createInterface({ input: process.stdin }).on('line', (line) => {

@@ -75,6 +75,8 @@ const samples = Number(values.samples);
 const gatewayRoot = path.resolve(values['gateway-root']);
 const gatewayWorkers = Number(values['gateway-workers']);
 const modelKeepAliveMs = Number(values['model-keep-alive-ms']);
+// The gateway's LLM_KEEP_ALIVE_MS is 1 s below it, and must stay positive.
+if (!(modelKeepAliveMs > 1_000)) throw new Error('--model-keep-alive-ms must be a number of ms above 1000');
 const wanted = new Set(values.targets.split(',').concat('direct'));
 const unknown = [...wanted].filter((name) => !(TARGETS as readonly string[]).includes(name));
 if (unknown.length) throw new Error(`unknown targets ${unknown.join(', ')}; known: ${TARGETS.join(', ')}`);

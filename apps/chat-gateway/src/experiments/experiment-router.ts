@@ -1,10 +1,9 @@
 import { assignArm, assignmentBucket } from '@echoloop/experiments';
-import { type CheckpointEntity, ExperimentEntity } from '@echoloop/persistence';
+import type { CheckpointEntity, ExperimentEntity } from '@echoloop/persistence';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
 import { TtlCache } from '../common/ttl-cache';
+import { ExperimentsRepository } from './experiments.repository';
 
 export interface Route {
   checkpoint: CheckpointEntity;
@@ -24,7 +23,7 @@ export class ExperimentRouter {
   private readonly arms = new TtlCache<string, string | null>(60_000);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly repository: ExperimentsRepository,
     private readonly checkpoints: CheckpointsService,
   ) {}
 
@@ -34,9 +33,7 @@ export class ExperimentRouter {
   }
 
   async route(userId: string): Promise<Route> {
-    const experiment = await this.running.get('running', () =>
-      this.db.getRepository(ExperimentEntity).findOneBy({ status: 'running' }),
-    );
+    const experiment = await this.running.get('running', () => this.repository.findRunning());
     const armId = experiment
       ? await this.arms.get(`${experiment.id}:${userId}`, () => this.assign(experiment, userId))
       : null;
@@ -57,15 +54,6 @@ export class ExperimentRouter {
     if (assignmentBucket(`${experiment.seed}:audience`, userId) * 100 >= experiment.audience.trafficPercent)
       return null;
     const armId = assignArm(experiment.seed, userId, experiment.arms);
-    const [row] = (await this.db.query(
-      `WITH inserted AS (
-         INSERT INTO experiment_assignments (experiment_id, user_id, arm_id) VALUES ($1, $2, $3)
-         ON CONFLICT (experiment_id, user_id) DO NOTHING RETURNING arm_id)
-       SELECT arm_id FROM inserted
-       UNION ALL SELECT arm_id FROM experiment_assignments WHERE experiment_id = $1 AND user_id = $2
-       LIMIT 1`,
-      [experiment.id, userId, armId],
-    )) as { arm_id: string }[];
-    return row?.arm_id ?? armId;
+    return (await this.repository.recordAssignment(experiment.id, userId, armId)) ?? armId;
   }
 }

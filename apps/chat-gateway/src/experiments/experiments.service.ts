@@ -1,8 +1,8 @@
-import {
-  type ExperimentArm,
+import type {
+  ExperimentArm,
   ExperimentAuditEntity,
   ExperimentEntity,
-  type ExperimentStatus,
+  ExperimentStatus,
 } from '@echoloop/persistence';
 import {
   ConflictException,
@@ -10,12 +10,11 @@ import {
   NotFoundException,
   UnprocessableEntityException,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
 import { ExperimentRouter } from './experiment-router';
 import type { CreateExperimentInput } from './experiment.schemas';
+import { ExperimentsRepository, type ExperimentsTransaction } from './experiments.repository';
 
 const conflict = (code: string, message: string) => new ConflictException({ error: { code, message } });
 
@@ -26,7 +25,7 @@ const conflict = (code: string, message: string) => new ConflictException({ erro
 @Injectable()
 export class ExperimentsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly repository: ExperimentsRepository,
     private readonly checkpoints: CheckpointsService,
     private readonly router: ExperimentRouter,
   ) {}
@@ -43,8 +42,8 @@ export class ExperimentsService {
         });
       }
     }
-    return this.db.transaction(async (tx) => {
-      const experiment = await tx.getRepository(ExperimentEntity).save({
+    return this.repository.transaction(async (tx) => {
+      const experiment = await tx.insert({
         name: input.name,
         description: input.description ?? null,
         seed: input.seed ?? randomBytes(8).toString('hex'),
@@ -52,32 +51,26 @@ export class ExperimentsService {
         audience: input.audience ?? { trafficPercent: 100 },
         createdBy: actorId,
       });
-      await audit(tx, experiment.id, actorId, 'created', { input });
+      await tx.audit({ experimentId: experiment.id, actorId, action: 'created', details: { input } });
       return experiment;
     });
   }
 
   list(): Promise<ExperimentEntity[]> {
-    return this.db.getRepository(ExperimentEntity).find({ order: { createdAt: 'DESC' } });
+    return this.repository.list();
   }
 
-  async get(id: string, manager: EntityManager = this.db.manager): Promise<ExperimentEntity> {
-    const experiment = await manager.getRepository(ExperimentEntity).findOneBy({ id });
-    if (!experiment) {
-      throw new NotFoundException({ error: { code: 'not_found', message: 'Experiment not found' } });
-    }
-    return experiment;
+  async get(id: string): Promise<ExperimentEntity> {
+    return found(await this.repository.find(id));
   }
 
   auditLog(id: string): Promise<ExperimentAuditEntity[]> {
-    return this.db
-      .getRepository(ExperimentAuditEntity)
-      .find({ where: { experimentId: id }, order: { at: 'ASC' } });
+    return this.repository.auditLog(id);
   }
 
   start(actorId: string, id: string): Promise<ExperimentEntity> {
     return this.transition(actorId, id, ['draft'], 'running', 'started', async (tx) => {
-      const running = await tx.getRepository(ExperimentEntity).countBy({ status: 'running' });
+      const running = await tx.countWithStatus('running');
       if (running > 0) throw conflict('experiment_running', 'Another experiment is running: stop it first');
       return { startedAt: new Date() };
     });
@@ -102,7 +95,7 @@ export class ExperimentsService {
       async (tx, experiment) => {
         const arm = experiment.arms.find((a) => a.id === armId);
         if (!arm) throw new NotFoundException({ error: { code: 'not_found', message: `No arm ${armId}` } });
-        await this.checkpoints.setDefault(arm.checkpointId, tx);
+        await tx.setDefaultCheckpoint(arm.checkpointId);
         return {
           promotedArmId: armId,
           endedAt: experiment.endedAt ?? new Date(),
@@ -114,9 +107,9 @@ export class ExperimentsService {
 
   /** New weights for new users; users already assigned keep their arm. */
   async setWeights(actorId: string, id: string, weights: Record<string, number>): Promise<ExperimentEntity> {
-    return this.db
+    return this.repository
       .transaction(async (tx) => {
-        const experiment = await this.lockedGet(tx, id);
+        const experiment = found(await tx.lock(id));
         if (experiment.status !== 'draft' && experiment.status !== 'running') {
           throw conflict('experiment_ended', `The experiment is ${experiment.status}`);
         }
@@ -130,9 +123,14 @@ export class ExperimentsService {
           ...a,
           weight: weights[a.id] ?? a.weight,
         }));
-        await tx.getRepository(ExperimentEntity).update({ id }, { arms });
-        await audit(tx, id, actorId, 'weights_changed', { from: experiment.arms, to: arms });
-        return this.get(id, tx);
+        await tx.update(id, { arms });
+        await tx.audit({
+          experimentId: id,
+          actorId,
+          action: 'weights_changed',
+          details: { from: experiment.arms, to: arms },
+        });
+        return found(await tx.find(id));
       })
       .finally(() => this.router.invalidate());
   }
@@ -144,45 +142,33 @@ export class ExperimentsService {
     to: ExperimentStatus,
     action: string,
     apply: (
-      tx: EntityManager,
+      tx: ExperimentsTransaction,
       experiment: ExperimentEntity,
     ) => Promise<Partial<ExperimentEntity> & { details?: Record<string, unknown> }>,
   ): Promise<ExperimentEntity> {
-    return this.db
+    return this.repository
       .transaction(async (tx) => {
-        const experiment = await this.lockedGet(tx, id);
+        const experiment = found(await tx.lock(id));
         if (!from.includes(experiment.status)) {
           throw conflict('invalid_transition', `A ${experiment.status} experiment cannot be ${action}`);
         }
         const { details, ...changes } = await apply(tx, experiment);
-        await tx.getRepository(ExperimentEntity).update({ id }, { ...changes, status: to });
-        await audit(tx, id, actorId, action, { from: experiment.status, to, ...changes, ...details });
-        return this.get(id, tx);
+        await tx.update(id, { ...changes, status: to });
+        await tx.audit({
+          experimentId: id,
+          actorId,
+          action,
+          details: { from: experiment.status, to, ...changes, ...details },
+        });
+        return found(await tx.find(id));
       })
       .finally(() => this.router.invalidate());
   }
-
-  private async lockedGet(tx: EntityManager, id: string): Promise<ExperimentEntity> {
-    const experiment = await tx
-      .getRepository(ExperimentEntity)
-      .createQueryBuilder('e')
-      .setLock('pessimistic_write')
-      .where('e.id = :id', { id })
-      .getOne();
-    if (!experiment)
-      throw new NotFoundException({ error: { code: 'not_found', message: 'Experiment not found' } });
-    return experiment;
-  }
 }
 
-async function audit(
-  tx: EntityManager,
-  experimentId: string,
-  actorId: string | null,
-  action: string,
-  details: Record<string, unknown>,
-): Promise<void> {
-  await tx
-    .getRepository(ExperimentAuditEntity)
-    .insert({ experimentId, actorId, action, details: details as never });
+function found(experiment: ExperimentEntity | null): ExperimentEntity {
+  if (!experiment) {
+    throw new NotFoundException({ error: { code: 'not_found', message: 'Experiment not found' } });
+  }
+  return experiment;
 }

@@ -11,12 +11,11 @@ import {
   type Summary,
   welchTest,
 } from '@echoloop/experiments';
-import { ExperimentArmMetricEntity, type ExperimentEntity } from '@echoloop/persistence';
+import type { ExperimentEntity } from '@echoloop/persistence';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
-import { DataSource } from 'typeorm';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { ExperimentsRepository } from './experiments.repository';
 import { ExperimentsService } from './experiments.service';
 
 const ALPHA = 0.05;
@@ -42,7 +41,7 @@ export class ResultsService implements OnApplicationBootstrap, OnApplicationShut
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly repository: ExperimentsRepository,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
     private readonly experiments: ExperimentsService,
     private readonly logger: PinoLogger,
@@ -59,12 +58,9 @@ export class ResultsService implements OnApplicationBootstrap, OnApplicationShut
   async results(id: string) {
     const experiment = await this.experiments.get(id);
     const control = experiment.arms.find((a) => a.control);
-    const assigned = (await this.db.query(
-      'SELECT arm_id, count(*)::int AS users FROM experiment_assignments WHERE experiment_id = $1 GROUP BY arm_id',
-      [id],
-    )) as { arm_id: string; users: number }[];
+    const assigned = await this.repository.assignmentsByArm(id);
     const usersByArm = new Map(assigned.map((r) => [r.arm_id, r.users]));
-    const rows = await this.db.getRepository(ExperimentArmMetricEntity).findBy({ experimentId: id });
+    const rows = await this.repository.armMetrics(id);
     const summaryOf = (armId: string, metric: string): { summary: Summary; turns: number } | undefined => {
       const row = rows.find((r) => r.armId === armId && r.metric === metric);
       if (!row) return undefined;
@@ -122,10 +118,7 @@ export class ResultsService implements OnApplicationBootstrap, OnApplicationShut
           }),
       };
     });
-    await this.db.query('UPDATE experiments SET sequential_p_values = $2 WHERE id = $1', [
-      id,
-      JSON.stringify(sequential),
-    ]);
+    await this.repository.saveSequentialPValues(id, sequential);
     const observed = experiment.arms.map((a) => usersByArm.get(a.id) ?? 0);
     const srm = sampleRatioMismatch(
       observed,
@@ -143,19 +136,17 @@ export class ResultsService implements OnApplicationBootstrap, OnApplicationShut
   /** Stops the running experiment when a guardrail metric is significantly worse on a treatment arm. */
   async checkGuardrails(): Promise<void> {
     try {
-      const [running] = (await this.db.query("SELECT id FROM experiments WHERE status = 'running'")) as {
-        id: string;
-      }[];
-      if (!running) return;
-      const { guardrails } = await this.results(running.id);
+      const runningId = await this.repository.runningId();
+      if (!runningId) return;
+      const { guardrails } = await this.results(runningId);
       const breached = guardrails.find((g) => g.breached);
       if (!breached) return;
       await this.experiments.stop(
         null,
-        running.id,
+        runningId,
         `guardrail: ${breached.metric} worse on arm ${breached.armId}`,
       );
-      this.logger.warn({ experimentId: running.id, ...breached }, 'experiment stopped by a guardrail');
+      this.logger.warn({ experimentId: runningId, ...breached }, 'experiment stopped by a guardrail');
     } catch (error) {
       this.logger.warn({ err: error }, 'guardrail check failed; the next one retries');
     }

@@ -66,6 +66,7 @@ export {
 export { IS_PUBLIC, Public } from './http/public.decorator';
 export {
   enqueueEvent,
+  enqueueRow,
   forgetUserEvents,
   OUTBOX_CHANNEL,
   OUTBOX_COLUMNS,

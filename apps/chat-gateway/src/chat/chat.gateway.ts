@@ -15,6 +15,7 @@ import { regenerateSchema, resumeSchema, sendMessageSchema, stopSchema } from '.
 import { ReplyRelay } from './reply-relay';
 import { type ChatSocket, SocketSessions } from './socket-sessions';
 import type { TurnSink } from './turn-sink';
+import { RepliesService } from './replies.service';
 import { type ReplyInProgress, TurnService, type TurnAck } from './turn.service';
 
 type AckOrError = TurnAck | { error: { code: string; message: string; details?: unknown } };
@@ -29,6 +30,7 @@ export class ChatGateway implements OnGatewayInit {
 
   constructor(
     private readonly turns: TurnService,
+    private readonly replies: RepliesService,
     private readonly socketSessions: SocketSessions,
     private readonly relay: ReplyRelay,
     @Inject(GATEWAY_ENV) env: GatewayEnv,
@@ -116,7 +118,7 @@ export class ChatGateway implements OnGatewayInit {
       return { error: { code: 'validation_failed', message: 'message:resume is invalid' } };
     }
     try {
-      const replies = await this.turns.resume(
+      const replies = await this.replies.resume(
         principalOf(client).userId,
         parsed.data.conversationId,
         socketSink(client),
@@ -137,7 +139,7 @@ export class ChatGateway implements OnGatewayInit {
   ): Promise<{ stopped: boolean }> {
     const parsed = stopSchema.safeParse(body);
     if (!parsed.success) return { stopped: false };
-    return { stopped: await this.turns.stop(principalOf(client).userId, parsed.data.replyId) };
+    return { stopped: await this.replies.stop(principalOf(client).userId, parsed.data.replyId) };
   }
 }
 

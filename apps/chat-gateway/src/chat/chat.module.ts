@@ -8,6 +8,7 @@ import { ChatGateway } from './chat.gateway';
 import { SocketSessions } from './socket-sessions';
 import { LimitsService } from '../limits/limits.service';
 import { StreamSlots } from '../limits/stream-slots';
+import { TurnGatesRepository } from '../limits/turn-gates.repository';
 import { DirectorService } from '../director/director.service';
 import { MemoryService } from '../memory/memory.service';
 import { DeepExtractionService } from '../persona/deep-extraction.service';
@@ -16,9 +17,11 @@ import { PersonaService } from '../persona/persona.service';
 import { UserProfileEntity } from '@echoloop/persistence';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CacheChanges } from '../common/cache-changes';
+import { FeedbackRepository } from './feedback.repository';
 import { FeedbackService } from './feedback.service';
 import { MessagesController } from './messages.controller';
 import { RepliesController } from './replies.controller';
+import { RepliesService } from './replies.service';
 import { InFlightRegistry } from './in-flight-registry';
 import { ReplyRelay } from './reply-relay';
 import { ReplyRunner } from './reply-runner';
@@ -44,6 +47,7 @@ import { TurnService } from './turn.service';
     ChatGateway,
     SocketSessions,
     TurnService,
+    RepliesService,
     TurnRepository,
     InFlightRegistry,
     TurnContextBuilder,
@@ -52,6 +56,7 @@ import { TurnService } from './turn.service';
     TurnRecorder,
     LimitsService,
     StreamSlots,
+    TurnGatesRepository,
     ReplyRelay,
     ResendReplies,
     CacheChanges,
@@ -60,6 +65,7 @@ import { TurnService } from './turn.service';
     DeepExtractionService,
     DirectorService,
     FeedbackService,
+    FeedbackRepository,
     ...OUTBOX_RELAY_PROVIDERS,
   ],
 })

@@ -1,11 +1,9 @@
 import { chatFeedbackV2, createEvent, THUMBS, type Thumb } from '@echoloop/contracts';
-import { FeedbackEntity } from '@echoloop/persistence';
-import { enqueueEvent, OutboxRelay, userText } from '@echoloop/platform';
+import { OutboxRelay, outboxRow, userText } from '@echoloop/platform';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { z } from 'zod';
-import { TurnService } from './turn.service';
+import { FeedbackRepository } from './feedback.repository';
+import { RepliesService } from './replies.service';
 
 /** A field left out keeps its value; `null` takes it back. */
 export const feedbackSchema = z
@@ -39,33 +37,20 @@ const thumbOf = (value: -1 | 1 | null): Thumb | null => (value === null ? null :
 @Injectable()
 export class FeedbackService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly turns: TurnService,
+    private readonly feedback: FeedbackRepository,
+    private readonly replies: RepliesService,
     private readonly relay: OutboxRelay,
   ) {}
 
   async record(userId: string, replyId: string, input: FeedbackInput) {
-    const reply = await this.turns.ownedReply(userId, replyId);
-    const saved = await this.db.transaction(async (tx) => {
-      const feedback = tx.getRepository(FeedbackEntity);
-      await feedback
-        .createQueryBuilder()
-        .insert()
-        .values({ messageId: reply.id, userId })
-        .orIgnore()
-        .execute();
-      const current = await feedback
-        .createQueryBuilder('f')
-        .setLock('pessimistic_write')
-        .where('f.message_id = :messageId AND f.user_id = :userId', { messageId: reply.id, userId })
-        .getOneOrFail();
+    const reply = await this.replies.ownedReply(userId, replyId);
+    const saved = await this.feedback.change(reply.id, userId, (current) => {
       const next = {
         thumb: input.thumb === undefined ? current.thumb : input.thumb && thumbValue[input.thumb],
         stars: input.stars === undefined ? current.stars : input.stars,
         comment: input.comment === undefined ? current.comment : input.comment || null,
         tags: input.tags ?? current.tags,
       };
-      await feedback.update({ id: current.id }, next);
       const event = createEvent(
         chatFeedbackV2,
         {
@@ -79,8 +64,7 @@ export class FeedbackService {
         },
         'chat-gateway',
       );
-      await enqueueEvent(tx, chatFeedbackV2, event, reply.conversationId);
-      return feedback.findOneByOrFail({ id: current.id });
+      return { next, event: outboxRow(chatFeedbackV2, event, reply.conversationId) };
     });
     this.relay.wake();
     return {

@@ -5,6 +5,7 @@ import { CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { sendMessageSchema } from './chat.schemas';
+import { RepliesService } from './replies.service';
 import { respondWithTurn } from './turn-response';
 import { TurnService } from './turn.service';
 
@@ -15,6 +16,7 @@ export class MessagesController {
 
   constructor(
     private readonly turns: TurnService,
+    private readonly replies: RepliesService,
     @Inject(GATEWAY_ENV) env: GatewayEnv,
   ) {
     this.bodyPipe = new ZodValidationPipe(
@@ -31,7 +33,7 @@ export class MessagesController {
     @Res() res: Response,
   ): Promise<void> {
     const input = { ...this.bodyPipe.transform(raw), conversationId };
-    return respondWithTurn(res, accept, this.turns, principal.userId, (sink) =>
+    return respondWithTurn(res, accept, this.replies, principal.userId, (sink) =>
       this.turns.send(principal.userId, input, sink),
     );
   }

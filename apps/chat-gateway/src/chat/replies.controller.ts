@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { feedbackResponse, feedbackSchema, FeedbackService, type FeedbackInput } from './feedback.service';
+import { RepliesService } from './replies.service';
 import { respondWithTurn } from './turn-response';
 import { TurnService } from './turn.service';
 
@@ -12,6 +13,7 @@ import { TurnService } from './turn.service';
 export class RepliesController {
   constructor(
     private readonly turns: TurnService,
+    private readonly replies: RepliesService,
     private readonly feedback: FeedbackService,
   ) {}
 
@@ -22,7 +24,7 @@ export class RepliesController {
     @Headers('accept') accept: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
-    return respondWithTurn(res, accept, this.turns, principal.userId, (sink) =>
+    return respondWithTurn(res, accept, this.replies, principal.userId, (sink) =>
       this.turns.regenerate(principal.userId, id, sink),
     );
   }
@@ -30,7 +32,7 @@ export class RepliesController {
   @Post('select')
   @HttpCode(204)
   select(@CurrentPrincipal() principal: Principal, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
-    return this.turns.select(principal.userId, id);
+    return this.replies.select(principal.userId, id);
   }
 
   @Post('feedback')

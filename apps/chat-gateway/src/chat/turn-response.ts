@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { TurnDone, TurnFailure, TurnSink } from './turn-sink';
-import type { TurnAck, TurnService } from './turn.service';
+import type { RepliesService } from './replies.service';
+import type { TurnAck } from './turn.service';
 
 /**
  * Answers an HTTP request that starts a turn: Server-Sent Events when the client accepts `text/event-stream`
@@ -9,11 +10,11 @@ import type { TurnAck, TurnService } from './turn.service';
 export async function respondWithTurn(
   res: Response,
   accept: string | undefined,
-  turns: TurnService,
+  replies: Pick<RepliesService, 'stop'>,
   userId: string,
   start: (sink: TurnSink) => Promise<TurnAck>,
 ): Promise<void> {
-  if (accept?.includes('text/event-stream')) return stream(res, turns, userId, start);
+  if (accept?.includes('text/event-stream')) return stream(res, replies, userId, start);
 
   let settle!: (outcome: { done?: TurnDone; failure?: TurnFailure }) => void;
   const outcome = new Promise<{ done?: TurnDone; failure?: TurnFailure }>((resolve) => (settle = resolve));
@@ -35,7 +36,7 @@ export async function respondWithTurn(
 
 async function stream(
   res: Response,
-  turns: TurnService,
+  replies: Pick<RepliesService, 'stop'>,
   userId: string,
   start: (sink: TurnSink) => Promise<TurnAck>,
 ): Promise<void> {
@@ -55,6 +56,6 @@ async function stream(
   res.flushHeaders();
   write('message:ack', ids);
   res.on('close', () => {
-    if (!res.writableEnded) void turns.stop(userId, ids.replyId);
+    if (!res.writableEnded) void replies.stop(userId, ids.replyId);
   });
 }

@@ -1,25 +1,18 @@
-import type { MessageEntity } from '@echoloop/persistence';
 import { MetricsService, RetryAfterException } from '@echoloop/platform';
-import { Injectable, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
+import { Injectable, UnprocessableEntityException } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { Counter } from 'prom-client';
-import { ConversationsService, conversationNotFound } from '../conversations/conversations.service';
+import { conversationNotFound } from '../conversations/conversations.service';
 import { LimitsService } from '../limits/limits.service';
 import { StreamSlots } from '../limits/stream-slots';
 import type { SendMessageInput } from './chat.schemas';
 import { GatedSink } from './gated-sink';
-import {
-  InFlightRegistry,
-  type ReplyInProgress,
-  type RunningReply,
-  type TurnAck,
-} from './in-flight-registry';
-import { ReplyRelay } from './reply-relay';
+import { InFlightRegistry, type RunningReply, type TurnAck } from './in-flight-registry';
+import { replyNotFound } from './replies.service';
 import { isUnanswered, ResendReplies } from './resend-replies';
 import { HISTORY_LIMIT, type Prepared, ReplyRunner } from './reply-runner';
 import { TurnInputsCache } from './turn-inputs-cache';
-import { TurnRecorder } from './turn-recorder';
 import type { TurnSink } from './turn-sink';
 import { type GateRefusal, isRefusal, TurnRepository, type TurnInputs } from './turn.repository';
 
@@ -27,9 +20,6 @@ export type { ReplyInProgress, TurnAck } from './in-flight-registry';
 
 /** A message to send, with the id it is stored with. */
 type Send = SendMessageInput & { messageId: string };
-
-const replyNotFound = () =>
-  new NotFoundException({ error: { code: 'not_found', message: 'Reply not found' } });
 
 /**
  * One chat turn, end to end. One statement checks the conversation is the user's, stores the message
@@ -45,12 +35,9 @@ export class TurnService {
     private readonly repository: TurnRepository,
     private readonly registry: InFlightRegistry,
     private readonly runner: ReplyRunner,
-    private readonly recorder: TurnRecorder,
     private readonly guesses: TurnInputsCache,
-    private readonly conversations: ConversationsService,
     private readonly limits: LimitsService,
     private readonly slots: StreamSlots,
-    private readonly relay: ReplyRelay,
     private readonly resends: ResendReplies,
     private readonly logger: PinoLogger,
     metrics: MetricsService,
@@ -277,34 +264,6 @@ export class TurnService {
       giveBack();
       throw error;
     }
-  }
-
-  /** Records which alternative the user kept: it becomes the one later turns see. */
-  async select(userId: string, replyId: string): Promise<void> {
-    const reply = await this.ownedReply(userId, replyId);
-    await this.recorder.kept(userId, reply);
-    this.guesses.forget(reply.conversationId);
-  }
-
-  /** An assistant reply in one of the user's conversations; 404 for anything else. */
-  async ownedReply(userId: string, replyId: string): Promise<MessageEntity> {
-    const reply = await this.repository.ownedReply(userId, replyId);
-    if (!reply) throw replyNotFound();
-    return reply;
-  }
-
-  /** A client back after a dropped connection or a reload picks up the replies still streaming here. */
-  async resume(userId: string, conversationId: string, sink: TurnSink): Promise<ReplyInProgress[]> {
-    await this.conversations.owned(userId, conversationId);
-    const here = this.registry.resume(userId, conversationId, sink);
-    // A socket (its key is its id) also picks up those streaming in other processes.
-    const elsewhere = sink.key ? await this.relay.resume(userId, conversationId, sink.key) : [];
-    return [...here, ...elsewhere];
-  }
-
-  /** Cancels a running reply (and its upstream request) wherever it streams; false when there is none for this user. */
-  async stop(userId: string, replyId: string): Promise<boolean> {
-    return this.registry.stop(userId, replyId) || this.relay.stop(userId, replyId);
   }
 
   private start(inputs: TurnInputs, sink: TurnSink, regenerated: boolean, slotId?: string): TurnAck {

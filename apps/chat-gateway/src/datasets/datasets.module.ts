@@ -6,6 +6,7 @@ import { S3ArtifactStore } from './s3-artifact-store';
 import { ExportRunner } from './export-runner';
 import { ExportsController } from './exports.controller';
 import { ExportsRepository } from './exports.repository';
+import { LabelledTurnsRepository } from './labelled-turns.repository';
 import { TurnsController } from './turns.controller';
 
 /** What data teams read and export: labelled turns, under the privacy rules of libs/datasets. */
@@ -14,6 +15,7 @@ import { TurnsController } from './turns.controller';
   controllers: [TurnsController, ExportsController],
   providers: [
     ExportsRepository,
+    LabelledTurnsRepository,
     ExportRunner,
     {
       provide: ArtifactStore,

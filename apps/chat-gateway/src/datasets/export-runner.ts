@@ -1,20 +1,13 @@
-import {
-  type DatasetFormat,
-  datasetFilters,
-  type DatasetKind,
-  exportDataset,
-  pseudonymKey,
-} from '@echoloop/datasets';
+import { type DatasetFormat, datasetFilters, type DatasetKind, pseudonymKey } from '@echoloop/datasets';
 import type { DatasetExportEntity } from '@echoloop/persistence';
 import { CLOCK, type Clock } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
-import type { DataSource } from 'typeorm';
 import { AccountChanges } from '../auth/account-changes';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { ArtifactStore } from './artifact-store';
 import { ExportsRepository } from './exports.repository';
+import { LabelledTurnsRepository } from './labelled-turns.repository';
 
 /** A running export beats this often; one silent for LEASE_MS is taken to have died with its process. */
 const HEARTBEAT_MS = 15_000;
@@ -35,7 +28,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
   constructor(
     private readonly repository: ExportsRepository,
     private readonly store: ArtifactStore,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly turns: LabelledTurnsRepository,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
     @Inject(CLOCK) private readonly clock: Clock,
     changes: AccountChanges,
@@ -95,8 +88,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
       HEARTBEAT_MS,
     );
     try {
-      const { manifest, userIds } = await exportDataset({
-        db: this.db,
+      const { manifest, userIds } = await this.turns.export({
         id: job.id,
         kind: job.kind as DatasetKind,
         format: job.format as DatasetFormat,

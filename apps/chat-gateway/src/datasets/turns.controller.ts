@@ -1,10 +1,9 @@
-import { pageOfTurns, pseudonymKey, toTurnRecord } from '@echoloop/datasets';
+import { pseudonymKey, toTurnRecord } from '@echoloop/datasets';
 import { ApiDoc, ZodValidationPipe } from '@echoloop/platform';
 import { Controller, Get, Inject, Query } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { Roles } from '../auth/auth.decorators';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { LabelledTurnsRepository } from './labelled-turns.repository';
 import { encodeCursor, turnsPage, turnsQuery, type TurnsQuery } from './turns.schemas';
 
 /**
@@ -17,7 +16,7 @@ export class TurnsController {
   private readonly key: string;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly turns: LabelledTurnsRepository,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
   ) {
     this.key = pseudonymKey(env);
@@ -34,8 +33,7 @@ export class TurnsController {
   })
   async list(@Query(new ZodValidationPipe(turnsQuery)) query: TurnsQuery) {
     const { cursor, limit, ...filters } = query;
-    const page = await pageOfTurns(
-      this.db,
+    const page = await this.turns.page(
       { filters, consentDefault: this.env.TRAINING_CONSENT_DEFAULT },
       { limit, ...(cursor && { after: cursor }) },
     );

@@ -2,6 +2,7 @@ import { AccountAuditEntity, type Role, UserEntity } from '@echoloop/persistence
 import {
   type AccountAuditInput,
   countActiveAdmins,
+  ensureBootstrapAdmin,
   lockAdminAccounts,
   notifyAccountChanged,
   writeAccountAudit,
@@ -43,6 +44,11 @@ export class UsersRepository {
     if (role) query.andWhere(':role = ANY(u.roles)', { role });
     if (disabled !== undefined) query.andWhere(`u.disabledAt IS ${disabled ? 'NOT ' : ''}NULL`);
     return query.getMany();
+  }
+
+  /** The first admin of a fresh install (see ensureBootstrapAdmin). */
+  ensureBootstrapAdmin(email: string, password: string): ReturnType<typeof ensureBootstrapAdmin> {
+    return ensureBootstrapAdmin(this.db, { email, password });
   }
 
   find(id: string): Promise<UserEntity | null> {

@@ -19,7 +19,11 @@ export async function enqueueEvent<C extends Contract>(
   event: EventOf<C>,
   key: string,
 ): Promise<void> {
-  const row = outboxRow(contract, event, key);
+  await enqueueRow(manager, outboxRow(contract, event, key));
+}
+
+/** enqueueEvent for an event already made into its outbox row (outboxRow). */
+export async function enqueueRow(manager: Pick<EntityManager, 'query'>, row: OutboxRow): Promise<void> {
   await manager.query(
     `WITH row AS (INSERT INTO outbox ${OUTBOX_COLUMNS} VALUES ($1, $2, $3, $4, $5) RETURNING id)
      SELECT pg_notify($6, '') FROM row`,

@@ -7,9 +7,10 @@ import {
 } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { Test } from '@nestjs/testing';
-import { getDataSourceToken, getRepositoryToken } from '@nestjs/typeorm';
+import { getRepositoryToken } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
+import { ConversationsRepository } from '../conversations/conversations.repository';
 import { DirectorService } from '../director/director.service';
 import { GATEWAY_ENV, gatewayEnv } from '../env';
 import { PersonaService } from '../persona/persona.service';
@@ -82,7 +83,7 @@ describe('TurnContextBuilder.sameContext', () => {
         DirectorService,
         { provide: GATEWAY_ENV, useValue: gatewayEnv.parse({}) },
         { provide: getRepositoryToken(UserProfileEntity), useValue: {} },
-        { provide: getDataSourceToken(), useValue: {} },
+        { provide: ConversationsRepository, useValue: {} },
         { provide: CheckpointsService, useValue: {} },
         { provide: PinoLogger, useValue: { warn: jest.fn() } },
         { provide: MetricsService, useValue: new MetricsService('test') },

@@ -7,12 +7,20 @@ import { CharacterAssetsRepository } from '../characters/character-assets.reposi
 import { CharactersService } from '../characters/characters.service';
 import { TurnInputsModule } from '../chat/turn-inputs.module';
 import { ConversationsController } from './conversations.controller';
+import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([CharacterEntity]), TurnInputsModule],
   controllers: [CharactersController, ConversationsController],
-  providers: [ConversationsService, CharactersService, CharacterAssetsRepository, RetentionSweeper],
-  exports: [ConversationsService],
+  providers: [
+    ConversationsService,
+    ConversationsRepository,
+    CharactersService,
+    CharacterAssetsRepository,
+    RetentionSweeper,
+  ],
+  // The repository also serves memory, the director and deep persona extraction (ChatModule).
+  exports: [ConversationsService, ConversationsRepository],
 })
 export class ConversationsModule {}

@@ -1,14 +1,5 @@
-import {
-  CharacterEntity,
-  ConversationEntity,
-  FeedbackEntity,
-  MessageEntity,
-  UserEntity,
-  UserProfileEntity,
-} from '@echoloop/persistence';
+import type { ConversationEntity, MessageEntity } from '@echoloop/persistence';
 import { BadRequestException, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
 import {
   applyMacros,
   characterCardSchema,
@@ -17,6 +8,7 @@ import {
 } from '@echoloop/character-cards';
 import { TurnInputsCache } from '../chat/turn-inputs-cache';
 import type { PageQuery } from './conversation.schemas';
+import { ConversationsRepository } from './conversations.repository';
 
 export const conversationNotFound = () =>
   new NotFoundException({ error: { code: 'not_found', message: 'Conversation not found' } });
@@ -38,15 +30,13 @@ export const messageView = (m: MessageEntity) => ({
 @Injectable()
 export class ConversationsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly repository: ConversationsRepository,
     private readonly guesses: TurnInputsCache,
   ) {}
 
   /** The conversation if it belongs to the user; 404 otherwise (never 403: existence is not disclosed). */
   async owned(userId: string, conversationId: string): Promise<ConversationEntity> {
-    const conversation = await this.db
-      .getRepository(ConversationEntity)
-      .findOneBy({ id: conversationId, userId });
+    const conversation = await this.repository.findOwned(userId, conversationId);
     if (!conversation) throw conversationNotFound();
     return conversation;
   }
@@ -56,11 +46,11 @@ export class ConversationsService {
    * turn's guess (TurnInputsCache), so that turn starts its model request as early as later ones do.
    */
   async create(userId: string, characterId: string, greetingIndex = 0) {
-    const { created, seed } = await this.db.transaction(async (tx) => {
-      const character = await tx.getRepository(CharacterEntity).findOneBy({ id: characterId });
+    const { created, seed } = await this.repository.transaction(async (tx) => {
+      const character = await tx.character(characterId);
       if (!character)
         throw new NotFoundException({ error: { code: 'not_found', message: 'Character not found' } });
-      const user = await tx.getRepository(UserEntity).findOneBy({ id: userId });
+      const user = await tx.user(userId);
       if (!user)
         throw new UnauthorizedException({
           error: { code: 'unauthorized', message: 'Account no longer exists' },
@@ -73,24 +63,12 @@ export class ConversationsService {
           error: { code: 'no_such_greeting', message: `This character has ${greetings.length} greeting(s)` },
         });
       }
-      const saved = await tx
-        .getRepository(ConversationEntity)
-        .save({ userId, characterId, title: character.name });
-      // As the turn's statement reads it back: no summary or director note yet.
-      const conversation = Object.assign(new ConversationEntity(), saved, {
-        summary: null,
-        summaryThrough: null,
-        director: null,
-      });
-      const greetingMessage = await tx.getRepository(MessageEntity).save(
-        tx.getRepository(MessageEntity).create({
-          conversationId: conversation.id,
-          role: 'assistant',
-          content: applyMacros(greeting, { char: characterNameForMacros(card), user: user.displayName }),
-          status: 'complete',
-        }),
+      const conversation = await tx.insertConversation({ userId, characterId, title: character.name });
+      const greetingMessage = await tx.insertGreeting(
+        conversation.id,
+        applyMacros(greeting, { char: characterNameForMacros(card), user: user.displayName }),
       );
-      const profile = await tx.getRepository(UserProfileEntity).findOneBy({ userId });
+      const profile = await tx.profile(userId);
       return {
         created: {
           id: conversation.id,
@@ -114,9 +92,7 @@ export class ConversationsService {
   }
 
   async list(userId: string) {
-    const rows = await this.db
-      .getRepository(ConversationEntity)
-      .find({ where: { userId }, order: { updatedAt: 'DESC' }, take: 200 });
+    const rows = await this.repository.listByUser(userId);
     return {
       items: rows.map((c) => ({
         id: c.id,
@@ -130,20 +106,8 @@ export class ConversationsService {
   /** A page of messages, oldest first, ending just before `before` (or at the newest). */
   async messages(userId: string, conversationId: string, { before, limit }: PageQuery) {
     await this.owned(userId, conversationId);
-    const query = this.db
-      .getRepository(MessageEntity)
-      .createQueryBuilder('m')
-      .where('m.conversation_id = :conversationId', { conversationId })
-      .orderBy('m.created_at', 'DESC')
-      .addOrderBy('m.id', 'DESC')
-      .take(limit + 1);
-    if (before) {
-      query.andWhere(
-        '(m.created_at, m.id) < (SELECT created_at, id FROM messages WHERE id = :before AND conversation_id = :conversationId)',
-        { before },
-      );
-    }
-    const rows = await query.getMany();
+    // One more than the page: whether it comes back tells if older messages follow.
+    const rows = await this.repository.messagesBefore(conversationId, before, limit + 1);
     const hasMore = rows.length > limit;
     const page = rows.slice(0, limit).reverse();
     const feedback = await this.feedbackOn(userId, page);
@@ -156,9 +120,7 @@ export class ConversationsService {
   /** The user's own thumbs and stars on these messages, so a reloaded conversation shows them. */
   private async feedbackOn(userId: string, messages: MessageEntity[]) {
     const replies = messages.filter((m) => m.role === 'assistant').map((m) => m.id);
-    const rows = replies.length
-      ? await this.db.getRepository(FeedbackEntity).findBy({ userId, messageId: In(replies) })
-      : [];
+    const rows = replies.length ? await this.repository.feedbackOn(userId, replies) : [];
     return new Map(
       rows.map((f) => [
         f.messageId,
@@ -171,7 +133,6 @@ export class ConversationsService {
   }
 
   async remove(userId: string, conversationId: string): Promise<void> {
-    const result = await this.db.getRepository(ConversationEntity).delete({ id: conversationId, userId });
-    if (!result.affected) throw conversationNotFound();
+    if (!(await this.repository.deleteOwned(userId, conversationId))) throw conversationNotFound();
   }
 }

@@ -1,10 +1,9 @@
 import { CLOCK, type Clock, MetricsService } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import type { Counter, Histogram } from 'prom-client';
-import type { DataSource } from 'typeorm';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import { ConversationsRepository } from './conversations.repository';
 
 const BATCH = 500;
 const DAY_MS = 86_400_000;
@@ -22,7 +21,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
   private readonly batchSeconds: Histogram;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly conversations: ConversationsRepository,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly logger: PinoLogger,
@@ -64,11 +63,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
     let total = 0;
     for (;;) {
       const end = this.batchSeconds.startTimer();
-      const [, count] = await this.db.query<[unknown[], number]>(
-        `DELETE FROM conversations WHERE id IN (
-           SELECT id FROM conversations WHERE updated_at < $1 ORDER BY updated_at LIMIT $2)`,
-        [cutoff, BATCH],
-      );
+      const count = await this.conversations.deleteInactiveBefore(cutoff, BATCH);
       end();
       total += count;
       this.deleted.inc(count);

@@ -1,9 +1,9 @@
 import type { CheckpointEntity, ConversationEntity } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { Test } from '@nestjs/testing';
-import { getDataSourceToken } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
+import { ConversationsRepository } from '../conversations/conversations.repository';
 import { GATEWAY_ENV, gatewayEnv } from '../env';
 import { DirectorService } from './director.service';
 
@@ -23,7 +23,7 @@ async function setUp(concurrency: number, queueSize: number) {
     ),
   };
   const metrics = new MetricsService('test');
-  const db = { query: jest.fn(async () => [[], 1]) };
+  const conversations = { storeDirectorNote: jest.fn(async () => undefined) };
   const module = await Test.createTestingModule({
     providers: [
       DirectorService,
@@ -35,7 +35,7 @@ async function setUp(concurrency: number, queueSize: number) {
           DIRECTOR_QUEUE_SIZE: String(queueSize),
         }),
       },
-      { provide: getDataSourceToken(), useValue: db },
+      { provide: ConversationsRepository, useValue: conversations },
       { provide: CheckpointsService, useValue: { clientFor: () => client } },
       { provide: PinoLogger, useValue: { warn: jest.fn(), debug: jest.fn() } },
       { provide: MetricsService, useValue: metrics },
@@ -54,12 +54,12 @@ async function setUp(concurrency: number, queueSize: number) {
     (await metrics.registry.getSingleMetric(name)?.get())?.values.find((v) =>
       Object.entries(labels).every(([k, l]) => v.labels[k] === l),
     )?.value ?? 0;
-  return { module, director, client, calls, db, consider, counter };
+  return { module, director, client, calls, conversations, consider, counter };
 }
 
 describe('DirectorService side-work limits', () => {
   it('runs at most DIRECTOR_CONCURRENCY steps at once, queues DIRECTOR_QUEUE_SIZE, drops and counts the rest', async () => {
-    const { module, client, calls, db, consider, counter } = await setUp(2, 1);
+    const { module, client, calls, conversations, consider, counter } = await setUp(2, 1);
     for (const id of ['c1', 'c2', 'c3', 'c4', 'c5']) consider(id);
     await settle();
 
@@ -69,7 +69,13 @@ describe('DirectorService side-work limits', () => {
     calls.shift()!();
     await settle();
     expect(client.complete).toHaveBeenCalledTimes(3); // the queued step got the free slot
-    expect(db.query).toHaveBeenCalledTimes(1); // the first note was stored
+    expect(conversations.storeDirectorNote).toHaveBeenCalledTimes(1); // the first note was stored
+    expect(conversations.storeDirectorNote).toHaveBeenCalledWith('c1', {
+      turn: 5,
+      decision: 'keep',
+      note: 'Stay with it.',
+      decidedAt: expect.any(String),
+    });
     expect(await counter('director_decisions_total', { outcome: 'keep' })).toBe(1);
 
     calls.splice(0).forEach((answer) => answer());

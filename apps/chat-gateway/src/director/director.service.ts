@@ -2,11 +2,10 @@ import { completeStructured, type ChatMessage } from '@echoloop/llm';
 import type { CheckpointEntity, ConversationEntity, DirectorNote } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import type { Counter } from 'prom-client';
-import { DataSource } from 'typeorm';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
+import { ConversationsRepository } from '../conversations/conversations.repository';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { SideWorkQueue } from '../side-work/side-work-queue';
 import {
@@ -36,7 +35,7 @@ export class DirectorService implements OnApplicationShutdown {
   private readonly queue: SideWorkQueue;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly conversations: ConversationsRepository,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
     private readonly checkpoints: CheckpointsService,
     private readonly logger: PinoLogger,
@@ -121,12 +120,7 @@ export class DirectorService implements OnApplicationShutdown {
       return 'invalid_output';
     }
     const note: DirectorNote = { turn, ...outcome.value, decidedAt: new Date().toISOString() };
-    // Raw update, so updated_at (the conversation's last activity) stays; an older step never replaces a newer.
-    await this.db.query(
-      `UPDATE conversations SET director = $1
-       WHERE id = $2 AND (director IS NULL OR (director->>'turn')::int < $3)`,
-      [JSON.stringify(note), conversationId, turn],
-    );
+    await this.conversations.storeDirectorNote(conversationId, note);
     return note.decision;
   }
 }

@@ -2,11 +2,10 @@ import type { ChatMessage } from '@echoloop/llm';
 import type { CheckpointEntity } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import type { Counter } from 'prom-client';
-import { DataSource } from 'typeorm';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
+import { ConversationsRepository } from '../conversations/conversations.repository';
 
 export interface OverflowedTurns {
   conversationId: string;
@@ -35,7 +34,7 @@ export class MemoryService {
   private readonly outcomes: Counter<'outcome'>;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly conversations: ConversationsRepository,
     private readonly checkpoints: CheckpointsService,
     private readonly logger: PinoLogger,
     metrics: MetricsService,
@@ -90,11 +89,6 @@ export class MemoryService {
       .slice(0, MAX_SUMMARY_CHARS);
     if (!summary) return;
     const through = overflow.dropped.at(-1)?.createdAt ?? new Date();
-    // Raw update: remembering is not activity, so the conversation's updated_at stays as it was.
-    await this.db.query('UPDATE conversations SET summary = $1, summary_through = $2 WHERE id = $3', [
-      summary,
-      through,
-      overflow.conversationId,
-    ]);
+    await this.conversations.storeSummary(overflow.conversationId, summary, through);
   }
 }

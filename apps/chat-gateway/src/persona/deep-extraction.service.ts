@@ -7,14 +7,12 @@ import {
   deepExtractionRequest,
   extractionWindow,
 } from '@echoloop/persona';
-import { MessageEntity } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import type { Counter } from 'prom-client';
-import { DataSource } from 'typeorm';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
+import { ConversationsRepository } from '../conversations/conversations.repository';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { SideWorkQueue } from '../side-work/side-work-queue';
 import { PersonaService } from './persona.service';
@@ -39,7 +37,7 @@ export class DeepExtractionService implements OnApplicationShutdown {
   private readonly queue: SideWorkQueue;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly conversations: ConversationsRepository,
     private readonly checkpoints: CheckpointsService,
     private readonly persona: PersonaService,
     private readonly logger: PinoLogger,
@@ -97,27 +95,15 @@ export class DeepExtractionService implements OnApplicationShutdown {
         'deep persona extraction dropped: invalid model output',
       );
       // Counted as an attempt: the next one waits for fresh messages instead of hammering a confused model.
-      await this.db.transaction((tx) => this.persona.merge(tx, userId, [], 'deep-extraction'));
+      await this.persona.mergeNow(userId, [], 'deep-extraction');
       return 'invalid_output';
     }
-    const merged = await this.db.transaction((tx) =>
-      this.persona.merge(tx, userId, outcome.value, 'deep-extraction'),
-    );
+    const merged = await this.persona.mergeNow(userId, outcome.value, 'deep-extraction');
     return merged === null ? 'inference_off' : 'merged';
   }
 
   private async recentMessages(conversationId: string, through: Date): Promise<ChatTurnText[]> {
-    const rows = await this.db
-      .getRepository(MessageEntity)
-      .createQueryBuilder('m')
-      .where('m.conversation_id = :conversationId', { conversationId })
-      .andWhere('m.created_at <= :through', { through })
-      .andWhere("m.status = 'complete'")
-      .andWhere('m.selected')
-      .orderBy('m.created_at', 'DESC')
-      .addOrderBy('m.id', 'DESC')
-      .take(RECENT_MESSAGES)
-      .getMany();
+    const rows = await this.conversations.recentCompleteMessages(conversationId, through, RECENT_MESSAGES);
     return rows.reverse().map((m) => ({
       id: m.id,
       role: m.role === 'user' ? 'user' : 'assistant',

@@ -80,9 +80,13 @@ export class PersonaService {
     };
   }
 
-  /** `merge` of a user turn's observations in a transaction of its own. */
-  mergeNow(userId: string, observations: readonly Observation[]): Promise<number | null> {
-    return this.profiles.manager.transaction((tx) => this.merge(tx, userId, observations, 'user-turn'));
+  /** `merge` in a transaction of its own (a user turn's observations unless `counts` says otherwise). */
+  mergeNow(
+    userId: string,
+    observations: readonly Observation[],
+    counts: 'user-turn' | 'deep-extraction' = 'user-turn',
+  ): Promise<number | null> {
+    return this.profiles.manager.transaction((tx) => this.merge(tx, userId, observations, counts));
   }
 
   /**

@@ -1,0 +1,71 @@
+import type { CheckpointEntity } from '@echoloop/persistence';
+import { MetricsService } from '@echoloop/platform';
+import { Test } from '@nestjs/testing';
+import { PinoLogger } from 'nestjs-pino';
+import { CheckpointsService } from '../checkpoints/checkpoints.service';
+import { ConversationsRepository } from '../conversations/conversations.repository';
+import { MemoryService, type OverflowedTurns } from './memory.service';
+
+const T0 = Date.parse('2026-11-01T10:00:00Z');
+const checkpoint = { id: 'base', modelName: 'fake' } as CheckpointEntity;
+
+async function setUp(reply: string) {
+  const stream = jest.fn(async function* () {
+    yield { type: 'delta', text: reply };
+  });
+  const conversations = { storeSummary: jest.fn(async () => undefined) };
+  const module = await Test.createTestingModule({
+    providers: [
+      MemoryService,
+      { provide: ConversationsRepository, useValue: conversations },
+      { provide: CheckpointsService, useValue: { clientFor: () => ({ stream }) } },
+      { provide: PinoLogger, useValue: { warn: jest.fn() } },
+      { provide: MetricsService, useValue: new MetricsService('test') },
+    ],
+  }).compile();
+  return { memory: module.get(MemoryService), conversations, stream };
+}
+
+const overflow = (summaryThrough: Date | null): OverflowedTurns => ({
+  conversationId: 'c-1',
+  dropped: [
+    { role: 'user', content: 'I adopted a cat', createdAt: new Date(T0) },
+    { role: 'assistant', content: 'Lovely!', createdAt: new Date(T0 + 60_000) },
+  ],
+  previousSummary: null,
+  summaryThrough,
+});
+
+describe('MemoryService', () => {
+  it('stores the summary, without its think block, through the last turn it covers', async () => {
+    const { memory, conversations } = await setUp('<think>hmm</think> The user adopted a cat. ');
+
+    memory.remember(overflow(null), checkpoint);
+    await memory.settled('c-1');
+
+    expect(conversations.storeSummary).toHaveBeenCalledWith(
+      'c-1',
+      'The user adopted a cat.',
+      new Date(T0 + 60_000),
+    );
+  });
+
+  it('stores nothing when the model says nothing', async () => {
+    const { memory, conversations } = await setUp('<think>hmm</think>  ');
+
+    memory.remember(overflow(null), checkpoint);
+    await memory.settled('c-1');
+
+    expect(conversations.storeSummary).not.toHaveBeenCalled();
+  });
+
+  it('does not summarize again turns the summary already covers', async () => {
+    const { memory, conversations, stream } = await setUp('Anything.');
+
+    memory.remember(overflow(new Date(T0 + 60_000)), checkpoint);
+    await memory.settled('c-1');
+
+    expect(stream).not.toHaveBeenCalled();
+    expect(conversations.storeSummary).not.toHaveBeenCalled();
+  });
+});

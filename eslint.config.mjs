@@ -67,6 +67,32 @@ export default tseslint.config(
     },
   },
   {
+    // Services reach the database through repository classes (*.repository.ts, *-store.ts, or an injected TypeORM
+    // Repository of one entity), so that they are unit-tested against a mock and an area's SQL sits in one file.
+    files: ['apps/chat-gateway/src/**/*.ts', 'apps/reward-labeller/src/**/*.ts'],
+    ignores: ['**/*.repository.ts', '**/*-store.ts', '**/main.ts', '**/*.spec.ts', '**/*.int-spec.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@nestjs/typeorm',
+              importNames: ['InjectDataSource', 'InjectEntityManager'],
+              message: 'Only a repository (*.repository.ts) injects the database; use or add one.',
+            },
+            {
+              name: 'typeorm',
+              importNames: ['DataSource', 'EntityManager'],
+              allowTypeImports: true,
+              message: 'Only a repository (*.repository.ts) injects the database; use or add one.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests may use the testing lib and relax a few rules that only get in the way of assertions.
     files: ['**/*.spec.ts', '**/*.int-spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: {

@@ -100,6 +100,27 @@ describe('architecture', () => {
     }
   });
 
+  it('lint fails when a service injects the database instead of using a repository', () => {
+    const service = (from: string) =>
+      `import { Injectable } from '@nestjs/common';\n${from}\n@Injectable()\nexport class X {}\n`;
+    const restricted = expect.objectContaining({ ruleId: '@typescript-eslint/no-restricted-imports' });
+    expect(
+      lint(
+        'apps/chat-gateway/src/x/x.service.ts',
+        service("import { InjectDataSource } from '@nestjs/typeorm';"),
+      ),
+    ).toContainEqual(restricted);
+    expect(
+      lint('apps/reward-labeller/src/x/x.service.ts', service("import { DataSource } from 'typeorm';")),
+    ).toContainEqual(restricted);
+    expect(
+      lint(
+        'apps/chat-gateway/src/x/x.repository.ts',
+        service("import { InjectDataSource } from '@nestjs/typeorm';"),
+      ),
+    ).not.toContainEqual(restricted);
+  }, 60_000);
+
   it('lint accepts an app importing a lib', () => {
     expect(lint('apps/chat-gateway/src/x.ts', "export { TOPICS } from '@echoloop/contracts';\n")).toEqual([]);
   }, 60_000);

@@ -69,7 +69,7 @@ export default tseslint.config(
   {
     // Services reach the database through repository classes (*.repository.ts, *-store.ts, or an injected TypeORM
     // Repository of one entity), so that they are unit-tested against a mock and an area's SQL sits in one file.
-    files: ['apps/chat-gateway/src/**/*.ts', 'apps/reward-labeller/src/**/*.ts'],
+    files: ['apps/*/src/**/*.ts'],
     ignores: ['**/*.repository.ts', '**/*-store.ts', '**/main.ts', '**/*.spec.ts', '**/*.int-spec.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

@@ -4,8 +4,10 @@ import { APP_GUARD } from '@nestjs/core';
 import { SentientCatalog } from './catalog';
 import type { EvalRunnerEnv } from './env';
 import { EvaluationsController } from './evaluations/evaluations.controller';
+import { EvaluationsRepository } from './evaluations/evaluations.repository';
 import { EvaluationsService } from './evaluations/evaluations.service';
 import { SimulatorSessionsController } from './simulator/simulator-sessions.controller';
+import { SimulatorSessionsRepository } from './simulator/simulator-sessions.repository';
 import { SimulatorSessionsService } from './simulator/simulator-sessions.service';
 import { EVAL_RUNNER_ENV } from './tokens';
 
@@ -25,7 +27,9 @@ export class AppModule {
         { provide: EVAL_RUNNER_ENV, useValue: env },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         SentientCatalog,
+        EvaluationsRepository,
         EvaluationsService,
+        SimulatorSessionsRepository,
         SimulatorSessionsService,
       ],
     };

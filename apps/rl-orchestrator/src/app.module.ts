@@ -5,6 +5,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { EvalRunnerClient } from './clients/eval-runner.client';
 import { GatewayClient } from './clients/gateway.client';
 import { LabellerClient } from './clients/labeller.client';
+import { LabelledTurnsRepository } from './datasets/labelled-turns.repository';
 import type { OrchestratorEnv } from './env';
 import { GateService } from './gate/gate.service';
 import { RlJobsController } from './jobs/rl-jobs.controller';
@@ -44,6 +45,7 @@ export class AppModule {
         },
         ...OUTBOX_RELAY_PROVIDERS,
         RlJobsRepository,
+        LabelledTurnsRepository,
         SnapshotBuilder,
         GatewayClient,
         EvalRunnerClient,

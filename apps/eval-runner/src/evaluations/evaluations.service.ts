@@ -1,11 +1,11 @@
-import { CheckpointEntity, EvaluationEntity, EvaluationEpisodeEntity } from '@echoloop/persistence';
+import type { EvaluationEntity } from '@echoloop/persistence';
 import {
   CHECKPOINT_ENDPOINT_REFUSED,
   checkpointEndpointPolicy,
   checkpointEndpointProblems,
   checkpointModelEndpoints,
 } from '@echoloop/platform';
-import { type EpisodeResult, type SentientProfile, spreadByHiddenNeed } from '@echoloop/sentient';
+import { type SentientProfile, spreadByHiddenNeed } from '@echoloop/sentient';
 import {
   Inject,
   Injectable,
@@ -13,16 +13,14 @@ import {
   type OnApplicationBootstrap,
   UnprocessableEntityException,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
-import { DataSource } from 'typeorm';
 import { SentientCatalog } from '../catalog';
 import type { EvalRunnerEnv } from '../env';
 import { buildReport, runEpisodes } from '../sentient/evaluation';
 import { episodeDeps, type ModelTarget } from '../sentient/model-calls';
 import { EVAL_RUNNER_ENV } from '../tokens';
-import { dbEpisodeStore } from './db-episode-store';
 import type { CreateEvaluationInput, ListEvaluationsQuery } from './evaluation.schemas';
+import { EvaluationsRepository } from './evaluations.repository';
 
 const notFound = () =>
   new NotFoundException({ error: { code: 'not_found', message: 'Evaluation not found' } });
@@ -38,7 +36,7 @@ export class EvaluationsService implements OnApplicationBootstrap {
   private readonly endpointPolicy;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly evaluations: EvaluationsRepository,
     @Inject(EVAL_RUNNER_ENV) private readonly env: EvalRunnerEnv,
     private readonly catalog: SentientCatalog,
     private readonly logger: PinoLogger,
@@ -47,12 +45,12 @@ export class EvaluationsService implements OnApplicationBootstrap {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const unfinished = await this.db.getRepository(EvaluationEntity).findBy({ status: 'running' });
+    const unfinished = await this.evaluations.unfinished();
     for (const evaluation of unfinished) this.start(evaluation);
   }
 
   async create(input: CreateEvaluationInput): Promise<EvaluationEntity> {
-    const checkpoint = await this.db.getRepository(CheckpointEntity).findOneBy({ id: input.checkpointId });
+    const checkpoint = await this.evaluations.findCheckpoint(input.checkpointId);
     if (!checkpoint || checkpoint.status === 'retired') {
       throw new UnprocessableEntityException({
         error: { code: 'invalid_checkpoint', message: `Checkpoint ${input.checkpointId} is not servable` },
@@ -69,7 +67,7 @@ export class EvaluationsService implements OnApplicationBootstrap {
       });
     }
     const chosen = this.choose(input);
-    const evaluation = await this.db.getRepository(EvaluationEntity).save({
+    const evaluation = await this.evaluations.insert({
       checkpointId: checkpoint.id,
       suite: input.suite,
       profileIds: chosen.map((p) => p.id),
@@ -84,16 +82,12 @@ export class EvaluationsService implements OnApplicationBootstrap {
 
   /** The newest first, without their profile lists (a run may name hundreds). */
   async list(query: ListEvaluationsQuery) {
-    const rows = await this.db.getRepository(EvaluationEntity).find({
-      ...(query.status && { where: { status: query.status } }),
-      order: { createdAt: 'DESC', id: 'DESC' },
-      take: query.limit,
-    });
+    const rows = await this.evaluations.list(query);
     return rows.map(({ profileIds, ...row }) => ({ ...row, profiles: profileIds.length }));
   }
 
   async get(id: string): Promise<EvaluationEntity> {
-    const evaluation = await this.db.getRepository(EvaluationEntity).findOneBy({ id });
+    const evaluation = await this.evaluations.find(id);
     if (!evaluation) throw notFound();
     return evaluation;
   }
@@ -101,8 +95,7 @@ export class EvaluationsService implements OnApplicationBootstrap {
   /** The report of what has finished so far (all of it once the evaluation is finished). */
   async report(id: string) {
     const evaluation = await this.get(id);
-    const rows = await this.db.getRepository(EvaluationEpisodeEntity).findBy({ evaluationId: id });
-    const byId = new Map(rows.map((r) => [r.profileId, r.episode as unknown as EpisodeResult]));
+    const byId = await this.evaluations.episodes(id).finished();
     const profiles = this.catalog.profiles.filter((p) => evaluation.profileIds.includes(p.id));
     const episodes = profiles.flatMap((p) => byId.get(p.id) ?? []);
     return buildReport(
@@ -138,13 +131,10 @@ export class EvaluationsService implements OnApplicationBootstrap {
     const job = this.run(evaluation)
       .catch(async (error: unknown) => {
         this.logger.error({ err: error, evaluationId: evaluation.id }, 'evaluation failed');
-        await this.db.getRepository(EvaluationEntity).update(
-          { id: evaluation.id },
-          {
-            status: 'failed',
-            error: error instanceof Error ? error.message : String(error),
-            finishedAt: new Date(),
-          },
+        await this.evaluations.markFailed(
+          evaluation.id,
+          error instanceof Error ? error.message : String(error),
+          new Date(),
         );
       })
       .finally(() => this.running.delete(evaluation.id));
@@ -152,9 +142,7 @@ export class EvaluationsService implements OnApplicationBootstrap {
   }
 
   private async run(evaluation: EvaluationEntity): Promise<void> {
-    const checkpoint = await this.db
-      .getRepository(CheckpointEntity)
-      .findOneByOrFail({ id: evaluation.checkpointId });
+    const checkpoint = await this.evaluations.getCheckpoint(evaluation.checkpointId);
     // Checked again at every (re)start: a row the configuration no longer allows fails the run, no key sent.
     const endpoints =
       checkpoint.endpoints.length > 0 ? checkpoint.endpoints : [{ baseUrl: evaluation.policy.baseUrl }];
@@ -181,16 +169,11 @@ export class EvaluationsService implements OnApplicationBootstrap {
     await runEpisodes({
       profiles,
       deps: episodeDeps(policy, simulator, this.catalog.card, judge),
-      store: dbEpisodeStore(this.db, evaluation.id),
+      store: this.evaluations.episodes(evaluation.id),
       mode: evaluation.mode,
       concurrency: this.env.EVAL_CONCURRENCY,
     });
     const { report } = await this.report(evaluation.id);
-    await this.db
-      .getRepository(EvaluationEntity)
-      .update(
-        { id: evaluation.id },
-        { status: 'finished', metrics: report.metrics as never, finishedAt: new Date() },
-      );
+    await this.evaluations.markFinished(evaluation.id, report.metrics, new Date());
   }
 }

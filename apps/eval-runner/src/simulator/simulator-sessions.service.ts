@@ -1,5 +1,4 @@
 import { ModelError } from '@echoloop/llm';
-import { SimulatorSessionEntity } from '@echoloop/persistence';
 import {
   episodeReward,
   openSession,
@@ -19,13 +18,12 @@ import {
   ServiceUnavailableException,
   UnprocessableEntityException,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, LessThan } from 'typeorm';
 import { SentientCatalog } from '../catalog';
 import type { EvalRunnerEnv } from '../env';
 import { simulatorDeps } from '../sentient/model-calls';
 import { EVAL_RUNNER_ENV } from '../tokens';
 import type { OpenSessionInput, ReplyInput } from './simulator.schemas';
+import { SimulatorSessionsRepository } from './simulator-sessions.repository';
 
 /** What a rollout needs after each step: the user's next message, the live score and whether to stop. */
 export interface SessionView {
@@ -60,7 +58,7 @@ export class SimulatorSessionsService implements OnModuleInit, OnModuleDestroy {
   private sweep?: NodeJS.Timeout;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly sessions: SimulatorSessionsRepository,
     @Inject(EVAL_RUNNER_ENV) private readonly env: EvalRunnerEnv,
     private readonly catalog: SentientCatalog,
   ) {
@@ -85,10 +83,7 @@ export class SimulatorSessionsService implements OnModuleInit, OnModuleDestroy {
 
   async deleteStale(): Promise<number> {
     const cutoff = new Date(Date.now() - this.env.SIMULATOR_SESSION_TTL_HOURS * 3_600_000);
-    const result = await this.db
-      .getRepository(SimulatorSessionEntity)
-      .delete({ updatedAt: LessThan(cutoff) });
-    return result.affected ?? 0;
+    return this.sessions.deleteUpdatedBefore(cutoff);
   }
 
   async open(input: OpenSessionInput): Promise<SessionView> {
@@ -112,7 +107,7 @@ export class SimulatorSessionsService implements OnModuleInit, OnModuleDestroy {
         ...(input.maxTurns !== undefined && { maxPolicyTurns: input.maxTurns }),
       }),
     );
-    const row = await this.db.getRepository(SimulatorSessionEntity).save({
+    const row = await this.sessions.insert({
       profileId: profile.id,
       session: session as never,
       endReason: session.ended,
@@ -121,8 +116,7 @@ export class SimulatorSessionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   async reply(id: string, { reply, turn }: ReplyInput): Promise<SessionView> {
-    const repo = this.db.getRepository(SimulatorSessionEntity);
-    const row = await repo.findOneBy({ id });
+    const row = await this.sessions.find(id);
     if (!row) throw notFound();
     const current = row.session as unknown as SimulatorSession;
     if (!stripThink(reply).trim()) {
@@ -140,15 +134,13 @@ export class SimulatorSessionsService implements OnModuleInit, OnModuleDestroy {
     if (!profile) throw notFound();
     const next = await this.modelCall(() => respond(current, profile, reply, this.deps));
     // Only the version read above may be replaced: a second reply racing on the same session gets 409.
-    const updated = await repo
-      .createQueryBuilder()
-      .update()
-      .set({ session: next as never, endReason: next.ended })
-      .where('id = :id AND version = :version', { id, version: row.version })
-      .execute();
-    if (updated.affected !== 1) {
+    const replaced = await this.sessions.replaceAtVersion(id, row.version, {
+      session: next as never,
+      endReason: next.ended,
+    });
+    if (!replaced) {
       // Another request took a turn first: a retry of this very reply (the first try still running) gets its answer.
-      const winner = (await repo.findOneByOrFail({ id })).session as unknown as SimulatorSession;
+      const winner = (await this.sessions.get(id)).session as unknown as SimulatorSession;
       if (turn !== undefined) return replayed(id, winner, turn, reply);
       throw new ConflictException({
         error: { code: 'concurrent_reply', message: 'Another reply to this session was taken first' },
@@ -158,7 +150,7 @@ export class SimulatorSessionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   async get(id: string): Promise<SessionView & { session: SimulatorSession }> {
-    const row = await this.db.getRepository(SimulatorSessionEntity).findOneBy({ id });
+    const row = await this.sessions.find(id);
     if (!row) throw notFound();
     const session = row.session as unknown as SimulatorSession;
     return { ...view(id, session), session };

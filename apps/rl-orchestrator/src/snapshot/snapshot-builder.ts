@@ -1,6 +1,5 @@
 import {
   type DatasetKind,
-  exportDataset,
   InvalidSnapshotError,
   preferenceRecord,
   pseudonymKey,
@@ -9,10 +8,9 @@ import {
 } from '@echoloop/datasets';
 import { CLOCK, type Clock } from '@echoloop/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { DataSource } from 'typeorm';
+import { LabelledTurnsRepository } from '../datasets/labelled-turns.repository';
 import type { OrchestratorEnv } from '../env';
 import { JobFailure } from '../pipeline/job-failure';
 import { ORCHESTRATOR_ENV } from '../tokens';
@@ -45,15 +43,14 @@ export type SnapshotOutcome =
 @Injectable()
 export class SnapshotBuilder {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly turns: LabelledTurnsRepository,
     @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async build(jobId: string, kind: DatasetKind): Promise<SnapshotOutcome> {
     const root = path.resolve(this.env.RL_WORK_DIR, 'snapshots');
-    const { dir, manifest } = await exportDataset({
-      db: this.db,
+    const { dir, manifest } = await this.turns.export({
       id: jobId,
       kind,
       format: 'jsonl',

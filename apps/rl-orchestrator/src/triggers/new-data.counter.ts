@@ -1,7 +1,6 @@
-import { countDatasetRecords, countLabelledTurns, pseudonymKey } from '@echoloop/datasets';
+import { pseudonymKey } from '@echoloop/datasets';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { LabelledTurnsRepository } from '../datasets/labelled-turns.repository';
 import type { OrchestratorEnv } from '../env';
 import { ORCHESTRATOR_ENV } from '../tokens';
 
@@ -9,12 +8,12 @@ import { ORCHESTRATOR_ENV } from '../tokens';
 @Injectable()
 export class NewDataCounter {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly labelled: LabelledTurnsRepository,
     @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
   ) {}
 
   turns(since: Date | null): Promise<number> {
-    return countLabelledTurns(this.db, {
+    return this.labelled.countTurns({
       filters: since ? { from: since.toISOString() } : {},
       consentDefault: this.env.TRAINING_CONSENT_DEFAULT,
       alternativesOnly: false,
@@ -23,8 +22,7 @@ export class NewDataCounter {
   }
 
   pairs(since: Date | null): Promise<number> {
-    return countDatasetRecords({
-      db: this.db,
+    return this.labelled.countRecords({
       kind: 'preferences',
       filters: since ? { from: since.toISOString() } : {},
       consentDefault: this.env.TRAINING_CONSENT_DEFAULT,

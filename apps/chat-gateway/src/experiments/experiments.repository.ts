@@ -66,14 +66,6 @@ export class ExperimentsRepository {
     return this.db.getRepository(ExperimentEntity).findOneBy({ status: 'running' });
   }
 
-  /** The id of the running experiment, or null. */
-  async runningId(): Promise<string | null> {
-    const [running] = (await this.db.query("SELECT id FROM experiments WHERE status = 'running'")) as {
-      id: string;
-    }[];
-    return running?.id ?? null;
-  }
-
   /** Oldest first. */
   auditLog(experimentId: string): Promise<ExperimentAuditEntity[]> {
     return this.db

@@ -33,9 +33,9 @@ function metric(armId: string, name: string, users: number, mean: number): Exper
   };
 }
 
-async function setUp(metrics: ExperimentArmMetricEntity[], runningId: string | null = 'e1') {
+async function setUp(metrics: ExperimentArmMetricEntity[], running: ExperimentEntity | null = EXPERIMENT) {
   const repository = {
-    runningId: jest.fn(async () => runningId),
+    findRunning: jest.fn(async () => running),
     assignmentsByArm: jest.fn(async () => [
       { arm_id: 'control', users: 500 },
       { arm_id: 'lora', users: 500 },
@@ -124,7 +124,7 @@ describe('ResultsService', () => {
   it('logs a failed check instead of throwing', async () => {
     const { results, repository, logger } = await setUp([]);
     const failure = new Error('connection lost');
-    repository.runningId.mockRejectedValue(failure);
+    repository.findRunning.mockRejectedValue(failure);
 
     await expect(results.checkGuardrails()).resolves.toBeUndefined();
     expect(logger.warn).toHaveBeenCalledWith(

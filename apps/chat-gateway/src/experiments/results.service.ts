@@ -136,17 +136,17 @@ export class ResultsService implements OnApplicationBootstrap, OnApplicationShut
   /** Stops the running experiment when a guardrail metric is significantly worse on a treatment arm. */
   async checkGuardrails(): Promise<void> {
     try {
-      const runningId = await this.repository.runningId();
-      if (!runningId) return;
-      const { guardrails } = await this.results(runningId);
+      const running = await this.repository.findRunning();
+      if (!running) return;
+      const { guardrails } = await this.results(running.id);
       const breached = guardrails.find((g) => g.breached);
       if (!breached) return;
       await this.experiments.stop(
         null,
-        runningId,
+        running.id,
         `guardrail: ${breached.metric} worse on arm ${breached.armId}`,
       );
-      this.logger.warn({ experimentId: runningId, ...breached }, 'experiment stopped by a guardrail');
+      this.logger.warn({ experimentId: running.id, ...breached }, 'experiment stopped by a guardrail');
     } catch (error) {
       this.logger.warn({ err: error }, 'guardrail check failed; the next one retries');
     }

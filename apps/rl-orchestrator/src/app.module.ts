@@ -1,11 +1,13 @@
 import { TOPICS } from '@echoloop/contracts';
+import { LabelledTurnsSource } from '@echoloop/datasets';
 import { ApiKeyGuard, ApiKeysModule, OUTBOX_RELAY_PROVIDERS, PlatformModule } from '@echoloop/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { EvalRunnerClient } from './clients/eval-runner.client';
 import { GatewayClient } from './clients/gateway.client';
 import { LabellerClient } from './clients/labeller.client';
-import { LabelledTurnsRepository } from './datasets/labelled-turns.repository';
 import type { OrchestratorEnv } from './env';
 import { GateService } from './gate/gate.service';
 import { RlJobsController } from './jobs/rl-jobs.controller';
@@ -45,7 +47,11 @@ export class AppModule {
         },
         ...OUTBOX_RELAY_PROVIDERS,
         RlJobsRepository,
-        LabelledTurnsRepository,
+        {
+          provide: LabelledTurnsSource,
+          inject: [getDataSourceToken()],
+          useFactory: (db: DataSource) => new LabelledTurnsSource(db),
+        },
         SnapshotBuilder,
         GatewayClient,
         EvalRunnerClient,

@@ -27,3 +27,4 @@ export { type DatasetFormat, FORMATS } from './writers';
 export { datasetEnvShape, pseudonymKey, requireKeyInProduction } from './dataset-env';
 export { InvalidSnapshotError, splitHeldOut, type SplitFiles } from './held-out-split';
 export { countDatasetRecords } from './export-dataset';
+export { LabelledTurnsSource } from './labelled-turns-source';

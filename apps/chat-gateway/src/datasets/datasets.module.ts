@@ -1,4 +1,7 @@
+import { LabelledTurnsSource } from '@echoloop/datasets';
 import { Module } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { ArtifactStore, LocalArtifactStore } from './artifact-store';
@@ -6,7 +9,6 @@ import { S3ArtifactStore } from './s3-artifact-store';
 import { ExportRunner } from './export-runner';
 import { ExportsController } from './exports.controller';
 import { ExportsRepository } from './exports.repository';
-import { LabelledTurnsRepository } from './labelled-turns.repository';
 import { TurnsController } from './turns.controller';
 
 /** What data teams read and export: labelled turns, under the privacy rules of libs/datasets. */
@@ -15,7 +17,11 @@ import { TurnsController } from './turns.controller';
   controllers: [TurnsController, ExportsController],
   providers: [
     ExportsRepository,
-    LabelledTurnsRepository,
+    {
+      provide: LabelledTurnsSource,
+      inject: [getDataSourceToken()],
+      useFactory: (db: DataSource) => new LabelledTurnsSource(db),
+    },
     ExportRunner,
     {
       provide: ArtifactStore,

@@ -1,4 +1,10 @@
-import { type DatasetFormat, datasetFilters, type DatasetKind, pseudonymKey } from '@echoloop/datasets';
+import {
+  type DatasetFormat,
+  datasetFilters,
+  type DatasetKind,
+  LabelledTurnsSource,
+  pseudonymKey,
+} from '@echoloop/datasets';
 import type { DatasetExportEntity } from '@echoloop/persistence';
 import { CLOCK, type Clock } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
@@ -7,7 +13,6 @@ import { AccountChanges } from '../auth/account-changes';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { ArtifactStore } from './artifact-store';
 import { ExportsRepository } from './exports.repository';
-import { LabelledTurnsRepository } from './labelled-turns.repository';
 
 /** A running export beats this often; one silent for LEASE_MS is taken to have died with its process. */
 const HEARTBEAT_MS = 15_000;
@@ -28,7 +33,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
   constructor(
     private readonly repository: ExportsRepository,
     private readonly store: ArtifactStore,
-    private readonly turns: LabelledTurnsRepository,
+    private readonly turns: LabelledTurnsSource,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
     @Inject(CLOCK) private readonly clock: Clock,
     changes: AccountChanges,

@@ -1,9 +1,8 @@
-import { pseudonymKey, toTurnRecord } from '@echoloop/datasets';
+import { LabelledTurnsSource, pseudonymKey, toTurnRecord } from '@echoloop/datasets';
 import { ApiDoc, ZodValidationPipe } from '@echoloop/platform';
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { Roles } from '../auth/auth.decorators';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
-import { LabelledTurnsRepository } from './labelled-turns.repository';
 import { encodeCursor, turnsPage, turnsQuery, type TurnsQuery } from './turns.schemas';
 
 /**
@@ -16,7 +15,7 @@ export class TurnsController {
   private readonly key: string;
 
   constructor(
-    private readonly turns: LabelledTurnsRepository,
+    private readonly turns: LabelledTurnsSource,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
   ) {
     this.key = pseudonymKey(env);

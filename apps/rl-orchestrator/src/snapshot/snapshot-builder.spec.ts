@@ -1,4 +1,4 @@
-import type { DatasetKind, ExportRequest, Manifest } from '@echoloop/datasets';
+import { type DatasetKind, type ExportRequest, LabelledTurnsSource, type Manifest } from '@echoloop/datasets';
 import { CLOCK } from '@echoloop/platform';
 import { Test } from '@nestjs/testing';
 import { randomUUID } from 'node:crypto';
@@ -6,7 +6,6 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { LabelledTurnsRepository } from '../datasets/labelled-turns.repository';
 import { JobFailure } from '../pipeline/job-failure';
 import { ORCHESTRATOR_ENV } from '../tokens';
 import { SnapshotBuilder } from './snapshot-builder';
@@ -54,7 +53,7 @@ async function setUp(env: { RL_MIN_PAIRS?: number } = {}) {
   const moduleRef = await Test.createTestingModule({
     providers: [
       SnapshotBuilder,
-      { provide: LabelledTurnsRepository, useValue: turns },
+      { provide: LabelledTurnsSource, useValue: turns },
       {
         provide: ORCHESTRATOR_ENV,
         useValue: {

@@ -5,12 +5,12 @@ import {
   pseudonymKey,
   splitHeldOut,
   verlRecord,
+  LabelledTurnsSource,
 } from '@echoloop/datasets';
 import { CLOCK, type Clock } from '@echoloop/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { LabelledTurnsRepository } from '../datasets/labelled-turns.repository';
 import type { OrchestratorEnv } from '../env';
 import { JobFailure } from '../pipeline/job-failure';
 import { ORCHESTRATOR_ENV } from '../tokens';
@@ -43,7 +43,7 @@ export type SnapshotOutcome =
 @Injectable()
 export class SnapshotBuilder {
   constructor(
-    private readonly turns: LabelledTurnsRepository,
+    private readonly turns: LabelledTurnsSource,
     @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}

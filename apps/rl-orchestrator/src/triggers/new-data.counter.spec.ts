@@ -1,7 +1,7 @@
+import { LabelledTurnsSource } from '@echoloop/datasets';
 import { waitFor } from '@echoloop/testing';
 import { Test } from '@nestjs/testing';
 import { PinoLogger } from 'nestjs-pino';
-import { LabelledTurnsRepository } from '../datasets/labelled-turns.repository';
 import { RlJobsRepository } from '../jobs/rl-jobs.repository';
 import { RefreshDriver } from '../pipeline/refresh-driver';
 import { ORCHESTRATOR_ENV } from '../tokens';
@@ -39,7 +39,7 @@ async function setUp(env: Partial<typeof ENV> = {}) {
     providers: [
       NewDataCounter,
       RefreshTriggers,
-      { provide: LabelledTurnsRepository, useValue: labelled },
+      { provide: LabelledTurnsSource, useValue: labelled },
       { provide: RlJobsRepository, useValue: jobs },
       { provide: RefreshDriver, useValue: { wake: jest.fn() } },
       { provide: ORCHESTRATOR_ENV, useValue: { ...ENV, ...env } },

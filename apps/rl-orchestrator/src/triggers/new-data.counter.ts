@@ -1,6 +1,5 @@
-import { pseudonymKey } from '@echoloop/datasets';
+import { LabelledTurnsSource, pseudonymKey } from '@echoloop/datasets';
 import { Inject, Injectable } from '@nestjs/common';
-import { LabelledTurnsRepository } from '../datasets/labelled-turns.repository';
 import type { OrchestratorEnv } from '../env';
 import { ORCHESTRATOR_ENV } from '../tokens';
 
@@ -8,7 +7,7 @@ import { ORCHESTRATOR_ENV } from '../tokens';
 @Injectable()
 export class NewDataCounter {
   constructor(
-    private readonly labelled: LabelledTurnsRepository,
+    private readonly labelled: LabelledTurnsSource,
     @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
   ) {}
 

@@ -1,4 +1,5 @@
 import { ModelError } from '@echoloop/llm';
+import { CLOCK } from '@echoloop/platform';
 import type { SimulatorSessionEntity } from '@echoloop/persistence';
 import type { SimulatorSession } from '@echoloop/sentient';
 import {
@@ -26,6 +27,8 @@ const ENV = {
   SIMULATOR_MODEL: 'sim',
   SIMULATOR_SESSION_TTL_HOURS: 72,
 };
+
+const NOW = new Date('2026-11-28T12:00:00Z');
 
 const PROFILES = [testProfile('train-1', 'train'), testProfile('bench-1', 'benchmark')];
 
@@ -88,6 +91,7 @@ async function setUp() {
       { provide: SimulatorSessionsRepository, useValue: sessions },
       { provide: SentientCatalog, useValue: catalog },
       { provide: EVAL_RUNNER_ENV, useValue: ENV },
+      { provide: CLOCK, useValue: () => NOW },
     ],
   }).compile();
   return { service: moduleRef.get(SimulatorSessionsService), sessions, catalog };
@@ -126,7 +130,7 @@ describe('SimulatorSessionsService', () => {
   it.each([
     ['an unknown profile', 'nobody', 'unknown_profile'],
     ['a benchmark profile, which never serves training', 'bench-1', 'benchmark_profile'],
-  ])('refuses %s with 422, calling no model and storing nothing', async (_, profileId, code) => {
+  ])('refuses %s with 422, storing nothing', async (_, profileId, code) => {
     const { service, sessions } = await setUp();
 
     const attempt = service.open({ profileId });
@@ -271,11 +275,13 @@ describe('SimulatorSessionsService', () => {
     const { service, sessions } = await setUp();
     const stale = await service.open({ profileId: 'train-1' });
     const recent = await service.open({ profileId: 'train-1' });
-    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
-    sessions.rows.get(stale.id)!.updatedAt = hoursAgo(73);
+    const justInTime = await service.open({ profileId: 'train-1' });
+    const hoursAgo = (hours: number) => new Date(NOW.getTime() - hours * 3_600_000);
+    sessions.rows.get(stale.id)!.updatedAt = new Date(hoursAgo(72).getTime() - 1);
     sessions.rows.get(recent.id)!.updatedAt = hoursAgo(71);
+    sessions.rows.get(justInTime.id)!.updatedAt = hoursAgo(72);
 
     await expect(service.deleteStale()).resolves.toBe(1);
-    expect([...sessions.rows.keys()]).toEqual([recent.id]);
+    expect([...sessions.rows.keys()]).toEqual([recent.id, justInTime.id]);
   });
 });

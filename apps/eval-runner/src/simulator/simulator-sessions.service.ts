@@ -1,4 +1,5 @@
 import { ModelError } from '@echoloop/llm';
+import { CLOCK, type Clock } from '@echoloop/platform';
 import {
   episodeReward,
   openSession,
@@ -61,6 +62,7 @@ export class SimulatorSessionsService implements OnModuleInit, OnModuleDestroy {
     private readonly sessions: SimulatorSessionsRepository,
     @Inject(EVAL_RUNNER_ENV) private readonly env: EvalRunnerEnv,
     private readonly catalog: SentientCatalog,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.deps = simulatorDeps({
       baseUrl: env.SIMULATOR_BASE_URL,
@@ -82,7 +84,7 @@ export class SimulatorSessionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   async deleteStale(): Promise<number> {
-    const cutoff = new Date(Date.now() - this.env.SIMULATOR_SESSION_TTL_HOURS * 3_600_000);
+    const cutoff = new Date(this.clock().getTime() - this.env.SIMULATOR_SESSION_TTL_HOURS * 3_600_000);
     return this.sessions.deleteUpdatedBefore(cutoff);
   }
 

@@ -280,7 +280,8 @@ describe('ConversationsService', () => {
 
   it('lists the conversations as the repository orders them', async () => {
     const { conversations, repository } = await setUp();
-    const updatedAt = new Date(T0);
+    const older = new Date(T0);
+    const newer = new Date(T0 + 60_000);
     repository.listByUser.mockResolvedValue([
       Object.assign(new ConversationEntity(), {
         id: 'c-2',
@@ -288,12 +289,22 @@ describe('ConversationsService', () => {
         characterId: 'ch-1',
         title: 'Mira',
         summary: 'secret',
-        updatedAt,
+        updatedAt: older,
+      }),
+      Object.assign(new ConversationEntity(), {
+        id: 'c-1',
+        userId: 'u-1',
+        characterId: 'ch-2',
+        title: 'Juno',
+        updatedAt: newer,
       }),
     ]);
 
     await expect(conversations.list('u-1')).resolves.toEqual({
-      items: [{ id: 'c-2', characterId: 'ch-1', title: 'Mira', updatedAt }],
+      items: [
+        { id: 'c-2', characterId: 'ch-1', title: 'Mira', updatedAt: older },
+        { id: 'c-1', characterId: 'ch-2', title: 'Juno', updatedAt: newer },
+      ],
     });
     expect(repository.listByUser).toHaveBeenCalledWith('u-1');
   });

@@ -53,5 +53,7 @@ describe('RetentionSweeper', () => {
       expect.anything(),
       'retention sweep failed; the next one retries',
     );
+    await expect(sweeper.sweep()).resolves.toBe(0);
+    expect(conversations.deleteInactiveBefore).toHaveBeenCalledTimes(2);
   });
 });

@@ -14,16 +14,17 @@ async function setUp(reply: string) {
     yield { type: 'delta', text: reply };
   });
   const conversations = { storeSummary: jest.fn(async () => undefined) };
+  const logger = { warn: jest.fn() };
   const module = await Test.createTestingModule({
     providers: [
       MemoryService,
       { provide: ConversationsRepository, useValue: conversations },
       { provide: CheckpointsService, useValue: { clientFor: () => ({ stream }) } },
-      { provide: PinoLogger, useValue: { warn: jest.fn() } },
+      { provide: PinoLogger, useValue: logger },
       { provide: MetricsService, useValue: new MetricsService('test') },
     ],
   }).compile();
-  return { memory: module.get(MemoryService), conversations, stream };
+  return { memory: module.get(MemoryService), conversations, stream, logger };
 }
 
 const overflow = (summaryThrough: Date | null): OverflowedTurns => ({
@@ -51,12 +52,14 @@ describe('MemoryService', () => {
   });
 
   it('stores nothing when the model says nothing', async () => {
-    const { memory, conversations } = await setUp('<think>hmm</think>  ');
+    const { memory, conversations, stream, logger } = await setUp('<think>hmm</think>  ');
 
     memory.remember(overflow(null), checkpoint);
     await memory.settled('c-1');
 
+    expect(stream).toHaveBeenCalledTimes(1);
     expect(conversations.storeSummary).not.toHaveBeenCalled();
+    expect(logger.warn).not.toHaveBeenCalled();
   });
 
   it('does not summarize again turns the summary already covers', async () => {

@@ -1,5 +1,6 @@
 import type { MessageEntity } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
+import { waitFor } from '@echoloop/testing';
 import { Test } from '@nestjs/testing';
 import { PinoLogger } from 'nestjs-pino';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
@@ -85,13 +86,17 @@ async function extractionWith(replies: string[], mergeResult: number | null = 0)
   }).compile();
   const through = new Date(T0 + 5 * 60_000);
   module.get(DeepExtractionService).schedule('u', 'c1', through);
-  for (let i = 0; i < 5; i++) await settle();
   const counter = counterOf(metrics);
-  const outcomes: Record<string, number> = {};
-  for (const outcome of ['merged', 'invalid_output', 'model_error', 'inference_off', 'context_too_small']) {
-    const count = await counter('persona_deep_extractions_total', { outcome });
-    if (count) outcomes[outcome] = count;
-  }
+  const counted = async () => {
+    const outcomes: Record<string, number> = {};
+    for (const outcome of ['merged', 'invalid_output', 'model_error', 'inference_off', 'context_too_small']) {
+      const count = await counter('persona_deep_extractions_total', { outcome });
+      if (count) outcomes[outcome] = count;
+    }
+    return Object.keys(outcomes).length > 0 && outcomes;
+  };
+  // The extraction has ended once its outcome is counted.
+  const outcomes = await waitFor(counted, { timeoutMs: 2_000, intervalMs: 1, what: 'an extraction outcome' });
   await module.close();
   return { recentCompleteMessages, client, mergeNow, through, outcomes };
 }

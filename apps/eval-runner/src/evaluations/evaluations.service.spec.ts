@@ -50,6 +50,18 @@ const PROFILES = [
   testProfile('train-a1', 'train', 'deep-empathy'),
 ];
 
+/** A stored evaluation of checkpoint rl-1 over bench-a1, SAGE rules, with the given fields instead. */
+const evaluationRow = (fields: Partial<NewEvaluation> = {}): NewEvaluation => ({
+  checkpointId: 'rl-1',
+  suite: 'sentient',
+  profileIds: ['bench-a1'],
+  policy: { baseUrl: 'http://127.0.0.1:18000/v1', model: 'adapter-1' },
+  simulator: { baseUrl: 'http://127.0.0.1:18000/v1', model: 'sim' },
+  mode: 'sage',
+  judge: null,
+  ...fields,
+});
+
 function checkpoint(overrides: Partial<CheckpointEntity> = {}): CheckpointEntity {
   return {
     id: 'rl-1',
@@ -195,7 +207,7 @@ describe('EvaluationsService', () => {
     expect(judge).toBeUndefined();
   });
 
-  it('pins the judge too for an EPM run, and plays only the named profiles', async () => {
+  it('pins the judge too for an EPM run, and chooses only the named profiles', async () => {
     const { evaluations, store } = await setUp();
     store.checkpoints.set('rl-1', checkpoint());
     mockEpisodeDeps.mockReturnValue(() => {
@@ -263,15 +275,12 @@ describe('EvaluationsService', () => {
   it('resumes running evaluations at start, playing only the profiles not stored yet', async () => {
     const store = new InMemoryEvaluations();
     store.checkpoints.set('rl-1', checkpoint());
-    const running = await store.insert({
-      checkpointId: 'rl-1',
-      suite: 'sentient',
-      profileIds: ['bench-a1', 'bench-b1'],
-      policy: { baseUrl: 'http://127.0.0.1:18000/v1', model: 'adapter-1' },
-      simulator: { baseUrl: 'http://127.0.0.1:18000/v1', model: 'sim-pinned-earlier' },
-      mode: 'sage',
-      judge: null,
-    });
+    const running = await store.insert(
+      evaluationRow({
+        profileIds: ['bench-a1', 'bench-b1'],
+        simulator: { baseUrl: 'http://127.0.0.1:18000/v1', model: 'sim-pinned-earlier' },
+      }),
+    );
     const stored = await runEpisode(PROFILES[0]!, fakeModels());
     await store.episodes(running.id).save(stored);
     const done = await store.insert({ ...running, profileIds: ['bench-a2'] });
@@ -296,15 +305,9 @@ describe('EvaluationsService', () => {
   it('fails a resumed run whose checkpoint the configuration no longer allows, sending it nothing', async () => {
     const store = new InMemoryEvaluations();
     store.checkpoints.set('rl-1', checkpoint({ endpoints: [{ baseUrl: 'http://10.0.0.9:8000/v1' }] }));
-    const running = await store.insert({
-      checkpointId: 'rl-1',
-      suite: 'sentient',
-      profileIds: ['bench-a1'],
-      policy: { baseUrl: 'http://10.0.0.9:8000/v1', model: 'adapter-1' },
-      simulator: { baseUrl: 'http://127.0.0.1:18000/v1', model: 'sim' },
-      mode: 'sage',
-      judge: null,
-    });
+    const running = await store.insert(
+      evaluationRow({ policy: { baseUrl: 'http://10.0.0.9:8000/v1', model: 'adapter-1' } }),
+    );
     const { evaluations, logger } = await setUp(store);
 
     await evaluations.onApplicationBootstrap();
@@ -321,15 +324,15 @@ describe('EvaluationsService', () => {
 
   it('reports the finished episodes in catalog order, with the pinned models', async () => {
     const store = new InMemoryEvaluations();
-    const { id } = await store.insert({
-      checkpointId: 'rl-1',
-      suite: 'sentient',
-      profileIds: ['bench-a1', 'bench-b1', 'bench-a2'],
-      policy: { baseUrl: 'http://policy/v1', model: 'adapter-1' },
-      simulator: { baseUrl: 'http://sim/v1', model: 'sim' },
-      mode: 'epm',
-      judge: { baseUrl: 'http://judge/v1', model: 'judge' },
-    });
+    const { id } = await store.insert(
+      evaluationRow({
+        profileIds: ['bench-a1', 'bench-b1', 'bench-a2'],
+        policy: { baseUrl: 'http://policy/v1', model: 'adapter-1' },
+        simulator: { baseUrl: 'http://sim/v1', model: 'sim' },
+        mode: 'epm',
+        judge: { baseUrl: 'http://judge/v1', model: 'judge' },
+      }),
+    );
     const episodes = store.episodes(id);
     await episodes.save(await runEpisode(PROFILES[2]!, fakeModels()));
     await episodes.save(await runEpisode(PROFILES[0]!, fakeModels()));
@@ -358,15 +361,7 @@ describe('EvaluationsService', () => {
 
   it('lists evaluations with the number of their profiles, not the list', async () => {
     const { evaluations, store } = await setUp();
-    await store.insert({
-      checkpointId: 'rl-1',
-      suite: 'sentient',
-      profileIds: ['bench-a1', 'bench-b1'],
-      policy: { baseUrl: 'http://policy/v1', model: 'adapter-1' },
-      simulator: { baseUrl: 'http://sim/v1', model: 'sim' },
-      mode: 'sage',
-      judge: null,
-    });
+    await store.insert(evaluationRow({ profileIds: ['bench-a1', 'bench-b1'] }));
 
     const items = await evaluations.list({ limit: 10, status: 'running' });
 

@@ -18,7 +18,7 @@ describe('the gateway forwards RL jobs and evaluations to the real services', ()
   });
 
   it('lets an experimenter start, read and cancel a refresh; one running is a relayed 409', async () => {
-    const { token } = await gateway.registerWithRoles(['user', 'experimenter']);
+    const { token, userId } = await gateway.registerWithRoles(['user', 'experimenter']);
     expect(await gateway.http(token, 'GET', '/v1/rl/jobs')).toEqual({ status: 200, body: { items: [] } });
 
     const started = await gateway.http(token, 'POST', '/v1/rl/jobs', { note: 'from the web' });
@@ -36,6 +36,8 @@ describe('the gateway forwards RL jobs and evaluations to the real services', ()
       status: 200,
       body: { id: jobId, status: 'queued', logsTail: null, cancelRequested: false },
     });
+    // The job records the person who asked at the gateway, not the gateway's key to the orchestrator.
+    expect((await gateway.http(token, 'GET', `/v1/rl/jobs/${jobId}`)).body.requestedBy).toBe(userId);
     expect((await gateway.http(token, 'GET', `/v1/rl/jobs/${crypto.randomUUID()}`)).status).toBe(404);
     expect(await gateway.http(token, 'POST', `/v1/rl/jobs/${jobId}/cancel`)).toEqual({
       status: 202,

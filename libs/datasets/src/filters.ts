@@ -1,3 +1,4 @@
+import { dateTime } from '@echoloop/schemas';
 import { z } from 'zod';
 
 const score = z.coerce.number().min(-1).max(1);
@@ -5,8 +6,8 @@ const score = z.coerce.number().min(-1).max(1);
 /** Which labelled turns a dataset holds: the same filters for exports, the CLI, `GET /v1/turns` and RL snapshots. */
 export const datasetFilters = z
   .object({
-    from: z.iso.datetime({ offset: true }).optional().describe('Replied at or after'),
-    to: z.iso.datetime({ offset: true }).optional().describe('Replied before'),
+    from: dateTime().optional().describe('Replied at or after'),
+    to: dateTime().optional().describe('Replied before'),
     characterId: z.uuid().optional(),
     conversationId: z
       .uuid()

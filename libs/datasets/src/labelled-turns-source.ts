@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { countDatasetRecords, exportDataset, type ExportRequest } from './export-dataset';
-import { countLabelledTurns, pageOfTurns } from './kinds/labelled-turns';
+import { countLabelledTurns, pageOfTurns, planLabelledTurns } from './kinds/labelled-turns';
 
 /**
  * This library's reads of one database, as a class an app injects (each app provides it over its own data source),
@@ -15,6 +15,11 @@ export class LabelledTurnsSource {
     page: Parameters<typeof pageOfTurns>[2],
   ): ReturnType<typeof pageOfTurns> {
     return pageOfTurns(this.db, query, page);
+  }
+
+  /** Plans the query of these filters without running it (see planLabelledTurns). */
+  plan(query: Parameters<typeof planLabelledTurns>[1]): Promise<void> {
+    return planLabelledTurns(this.db, query);
   }
 
   /** How many labelled turns match (see countLabelledTurns). */

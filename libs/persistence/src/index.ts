@@ -1,4 +1,4 @@
 export * from './entities';
 export { dataSourceOptions, type DatabaseSettings } from './data-source-options';
-export { PG_ERROR, pgErrorCode } from './pg-errors';
+export { isDataException, PG_ERROR, pgErrorCode } from './pg-errors';
 export { PreparedStatements } from './prepared-statements';

@@ -9,3 +9,6 @@ export function pgErrorCode(error: unknown): string | undefined {
   const code = (error as { driverError?: { code?: unknown } } | null)?.driverError?.code;
   return typeof code === 'string' ? code : undefined;
 }
+
+/** A value PostgreSQL could not take as its type (SQLSTATE class 22, "data exception"): the input's fault. */
+export const isDataException = (error: unknown): boolean => pgErrorCode(error)?.startsWith('22') ?? false;

@@ -4,6 +4,11 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { type BodyLimits, installBodyParsing } from './http/body-parsing';
 import { createLogger } from './logging/logger';
+import { MetricsService } from './metrics/metrics.service';
+import { handleProcessErrors } from './process/process-errors';
+
+/** How long an app ending after an uncaught exception may take to close before it exits anyway. */
+const FATAL_CLOSE_MS = 10_000;
 
 export interface BootstrapOptions<E> {
   service: string;
@@ -35,6 +40,20 @@ export async function bootstrap<E>(options: BootstrapOptions<E>): Promise<INestA
   options.configure?.(app, env);
   app.enableShutdownHooks();
   await app.listen(options.port(env), options.host(env));
-  app.get(Logger).log(`${options.service} listening on ${await app.getUrl()}`);
+  const logger = app.get(Logger);
+  handleProcessErrors({
+    error: (fields, message) => logger.error(fields, message),
+    fatal: (fields, message) => logger.fatal(fields, message),
+    counter: app
+      .get(MetricsService)
+      .counter('process_errors_total', 'Errors nothing handled, by kind (an uncaught one ends the process)', [
+        'kind',
+      ]),
+    exit: () => {
+      setTimeout(() => process.exit(1), FATAL_CLOSE_MS).unref();
+      void app.close().finally(() => process.exit(1));
+    },
+  });
+  logger.log(`${options.service} listening on ${await app.getUrl()}`);
   return app;
 }

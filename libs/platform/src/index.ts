@@ -24,7 +24,9 @@ export { deadLetterMessage, DLQ_HEADER, type DeadLetterKind } from './kafka/dead
 export { ensureTopics, type TopicSpec } from './kafka/topic-admin';
 export { KafkaLifecycle } from './kafka/kafka-lifecycle';
 export { KAFKA } from './kafka/kafka.tokens';
-export { validationDetails, ZodValidationPipe } from './http/zod-validation.pipe';
+export { validationDetails, validationFailed, ZodValidationPipe } from './http/zod-validation.pipe';
+export { sendStream, type StreamFailureSink } from './http/send-stream';
+export { handleProcessErrors, type ProcessErrorKind } from './process/process-errors';
 export { ApiKeyGuard } from './api-keys/api-key.guard';
 export { ApiKeysModule, type ApiKeysModuleOptions } from './api-keys/api-keys.module';
 export {

@@ -4,10 +4,10 @@ import {
   checkpointEndpointPolicy,
   checkpointEndpointProblems,
   checkpointModelEndpoints,
+  validationFailed,
 } from '@echoloop/platform';
 import { CheckpointEntity, PG_ERROR, pgErrorCode } from '@echoloop/persistence';
 import {
-  BadRequestException,
   ConflictException,
   Inject,
   Injectable,
@@ -124,11 +124,7 @@ export class CheckpointsService implements OnApplicationBootstrap {
 
   async create(input: CreateCheckpointInput): Promise<CheckpointEntity> {
     const problems = checkpointEndpointProblems(input.endpoints, this.endpointPolicy);
-    if (problems.length > 0) {
-      throw new BadRequestException({
-        error: { code: 'validation_failed', message: 'Request is invalid', details: problems },
-      });
-    }
+    if (problems.length > 0) throw validationFailed(problems);
     try {
       // insert, not save: save would silently overwrite a checkpoint with the same id.
       await this.checkpoints.insert({ ...input, isDefault: false });

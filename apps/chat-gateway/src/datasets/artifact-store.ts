@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -39,10 +38,19 @@ export class LocalArtifactStore extends ArtifactStore {
   /** The files are already where they are kept. */
   async publish(): Promise<void> {}
 
+  /**
+   * Opened before its size is read: an erasure that removes the file afterwards cannot break a download that
+   * started (the open file stays readable), and one that came first is a plain "not there".
+   */
   async open(exportId: string, name: string) {
-    const file = artifactPath(this.dir, exportId, name);
-    const info = await stat(file).catch(() => null);
-    return info ? { stream: createReadStream(file), bytes: info.size } : null;
+    const handle = await open(artifactPath(this.dir, exportId, name)).catch(() => null);
+    if (!handle) return null;
+    try {
+      return { stream: handle.createReadStream(), bytes: (await handle.stat()).size };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
   }
 
   async remove(exportId: string): Promise<void> {

@@ -1,5 +1,6 @@
-import type { DatasetExportEntity } from '@echoloop/persistence';
-import { ApiDoc, ZodValidationPipe } from '@echoloop/platform';
+import { LabelledTurnsSource } from '@echoloop/datasets';
+import { type DatasetExportEntity, isDataException } from '@echoloop/persistence';
+import { ApiDoc, sendStream, validationFailed, ZodValidationPipe } from '@echoloop/platform';
 import {
   Body,
   ConflictException,
@@ -14,6 +15,7 @@ import {
   Res,
 } from '@nestjs/common';
 import type { Response } from 'express';
+import { PinoLogger } from 'nestjs-pino';
 import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { ArtifactStore } from './artifact-store';
@@ -53,6 +55,8 @@ export class ExportsController {
     private readonly repository: ExportsRepository,
     private readonly runner: ExportRunner,
     private readonly store: ArtifactStore,
+    private readonly turns: LabelledTurnsSource,
+    private readonly logger: PinoLogger,
   ) {}
 
   @Post()
@@ -68,6 +72,13 @@ export class ExportsController {
     @Body(new ZodValidationPipe(createExportSchema)) input: CreateExportInput,
     @Res({ passthrough: true }) res: Response,
   ) {
+    // The export's query, planned with these filters now: a value the database would refuse fails here, not later.
+    await this.turns.plan({ filters: input.filters, consentDefault: false }).catch((error: unknown) => {
+      if (!isDataException(error)) throw error;
+      throw validationFailed([
+        { path: 'filters', message: 'the database cannot compare turns with these filters' },
+      ]);
+    });
     const row = await this.repository.create({
       kind: input.kind,
       format: input.format,
@@ -118,6 +129,6 @@ export class ExportsController {
     res.setHeader('Content-Type', CONTENT_TYPES[row.format] ?? 'application/octet-stream');
     res.setHeader('Content-Length', String(opened.bytes));
     res.setHeader('Content-Disposition', `attachment; filename="${row.kind}-${row.id}.${row.format}"`);
-    opened.stream.pipe(res);
+    await sendStream(opened.stream, res, `export ${row.id}`, this.logger);
   }
 }

@@ -1,9 +1,10 @@
 import { LabelledTurnsSource, pseudonymKey, toTurnRecord } from '@echoloop/datasets';
-import { ApiDoc, ZodValidationPipe } from '@echoloop/platform';
+import { ApiDoc, validationFailed, ZodValidationPipe } from '@echoloop/platform';
+import { SignedCursors } from '@echoloop/schemas';
 import { Controller, Get, Inject, Query } from '@nestjs/common';
 import { Roles } from '../auth/auth.decorators';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
-import { encodeCursor, turnsPage, turnsQuery, type TurnsQuery } from './turns.schemas';
+import { turnCursor, turnsPage, turnsQuery, type TurnsQuery } from './turns.schemas';
 
 /**
  * Labelled turns for data teams (analysts and admins): the same records, privacy rules and filters as the
@@ -13,12 +14,15 @@ import { encodeCursor, turnsPage, turnsQuery, type TurnsQuery } from './turns.sc
 @Roles('analyst')
 export class TurnsController {
   private readonly key: string;
+  private readonly cursors: SignedCursors;
 
   constructor(
     private readonly turns: LabelledTurnsSource,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
   ) {
     this.key = pseudonymKey(env);
+    // Every gateway process shares JWT_SECRET, so a cursor one gave is good at any other.
+    this.cursors = new SignedCursors(env.JWT_SECRET, 'turns');
   }
 
   @Get()
@@ -32,13 +36,16 @@ export class TurnsController {
   })
   async list(@Query(new ZodValidationPipe(turnsQuery)) query: TurnsQuery) {
     const { cursor, limit, ...filters } = query;
+    const after = cursor === undefined ? undefined : this.cursors.decode(cursor, turnCursor);
+    if (cursor !== undefined && !after)
+      throw validationFailed([{ path: 'cursor', message: 'not a cursor this API gave' }]);
     const page = await this.turns.page(
       { filters, consentDefault: this.env.TRAINING_CONSENT_DEFAULT },
-      { limit, ...(cursor && { after: cursor }) },
+      { limit, ...(after && { after }) },
     );
     return {
       items: page.items.map((turn) => toTurnRecord(turn, { pseudonymKey: this.key })),
-      nextCursor: page.next && encodeCursor(page.next),
+      nextCursor: page.next && this.cursors.encode(page.next),
     };
   }
 }

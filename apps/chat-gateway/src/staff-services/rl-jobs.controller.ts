@@ -1,6 +1,7 @@
 import { ApiDoc, ZodValidationPipe } from '@echoloop/platform';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseFilters } from '@nestjs/common';
-import { Roles } from '../auth/auth.decorators';
+import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
+import type { Principal } from '../auth/principal';
 import { RlOrchestratorClient } from './rl-orchestrator.client';
 import {
   idSchema,
@@ -37,8 +38,12 @@ export class RlJobsController {
     description: `409 \`refresh_running\` (with the running job's id) while one is active.${UNAVAILABLE}`,
     response: rlJobDetail,
   })
-  start(@Body(new ZodValidationPipe(startRlJobSchema)) input: StartRlJobInput) {
-    return this.orchestrator.start(input);
+  start(
+    @CurrentPrincipal() principal: Principal,
+    @Body(new ZodValidationPipe(startRlJobSchema)) input: StartRlJobInput,
+  ) {
+    // The orchestrator sees the gateway's key; the job records who asked here.
+    return this.orchestrator.start({ ...input, onBehalfOf: principal.userId });
   }
 
   @Get('jobs/:id')

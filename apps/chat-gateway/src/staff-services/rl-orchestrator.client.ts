@@ -30,7 +30,8 @@ export class RlOrchestratorClient {
     return this.upstream.call<z.infer<typeof rlJobList>>('GET', '/v1/rl/jobs', { query });
   }
 
-  start(input: StartRlJobInput) {
+  /** `onBehalfOf`: the user (or key) that asked the gateway, recorded as the job's `requestedBy`. */
+  start(input: StartRlJobInput & { onBehalfOf: string }) {
     return this.upstream.call<z.infer<typeof rlJobDetail>>('POST', '/v1/rl/jobs', { body: input });
   }
 

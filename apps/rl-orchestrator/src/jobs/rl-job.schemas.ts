@@ -11,6 +11,13 @@ export const createRlJobSchema = z
     hyperparameters: hyperparametersSchema.optional(),
     /** Why it was asked for, kept with the trigger decision. */
     note: userText().trim().max(MAX_NOTE_CHARS).optional(),
+    onBehalfOf: z
+      .uuid()
+      .optional()
+      .describe(
+        'Who asked the calling service (the gateway passes its signed-in user): recorded as `requestedBy` ' +
+          'instead of the calling key',
+      ),
   })
   .strict();
 export type CreateRlJobInput = z.infer<typeof createRlJobSchema>;

@@ -74,7 +74,7 @@ export class RlJobsController {
       reason: input.note ? `by hand: ${input.note}` : 'by hand',
       ...(input.template && { template: input.template }),
       ...(input.hyperparameters && { hyperparameters: input.hyperparameters }),
-      requestedBy: request.principal?.userId ?? null,
+      requestedBy: input.onBehalfOf ?? request.principal?.userId ?? null,
     });
     if (!outcome.started) {
       throw new ConflictException({

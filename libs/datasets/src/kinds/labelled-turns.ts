@@ -43,7 +43,8 @@ export interface TurnQuery {
 
 const SELECT = (version: string) => `
   SELECT t.turn_id, t.conversation_id, t.user_id, t.user_message_id, t.checkpoint_id, t.experiment_id,
-         t.arm_id, t.replied_at, t.replied_at::text AS replied_at_exact, t.turn, t.signals,
+         t.arm_id, t.replied_at, t.turn, t.signals,
+         to_char(t.replied_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS replied_at_exact,
          ${version} AS labeller_version,
          COALESCE((SELECT json_agg(json_build_object('component', l.component, 'status', l.status,
                      'value', l.value, 'label', l.label, 'delta', l.details->'delta') ORDER BY l.component)
@@ -78,6 +79,15 @@ export function labelledTurns(db: DataSource, query: TurnQuery): AsyncGenerator<
   return mapRows(streamRows<Row>(db, `${SELECT(version)} WHERE ${sql} ORDER BY ${order}`, params));
 }
 
+/**
+ * Plans labelledTurns' query without running it: PostgreSQL binds every filter value to its column's type, so a
+ * value it could not compare fails here (a data exception, SQLSTATE class 22) as it would in the export.
+ */
+export async function planLabelledTurns(db: DataSource, query: TurnQuery): Promise<void> {
+  const { sql, params, version } = where(query);
+  await db.query(`EXPLAIN ${SELECT(version)} WHERE ${sql} ORDER BY t.replied_at, t.turn_id`, params);
+}
+
 /** Where a page of turns ends: the next page starts after this turn (keyset paging, stable under inserts). */
 export interface TurnCursor {
   repliedAt: string;
@@ -101,8 +111,8 @@ export async function pageOfTurns(
   );
   const items: LabelledTurn[] = [];
   for await (const turn of mapRows(fromArray(rows.slice(0, page.limit)))) items.push(turn);
-  // The time as PostgreSQL wrote it, to the microsecond: a JavaScript Date keeps milliseconds only, and a cursor
-  // rounded down would give the page's last turn again.
+  // The time as PostgreSQL wrote it, to the microsecond, in UTC (RFC 3339, as the API's date-times): a JavaScript
+  // Date keeps milliseconds only, and a cursor rounded down would give the page's last turn again.
   const last = rows.length > page.limit ? rows[page.limit - 1] : undefined;
   return { items, next: last ? { repliedAt: last.replied_at_exact, turnId: last.turn_id } : null };
 }

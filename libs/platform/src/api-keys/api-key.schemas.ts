@@ -1,4 +1,5 @@
 import { API_KEY_SERVICES, ROLES } from '@echoloop/persistence';
+import { dateTime } from '@echoloop/schemas';
 import { z } from 'zod';
 import { userText } from '../http/text';
 
@@ -7,10 +8,8 @@ export const API_KEY_ROLES = ROLES.filter((role) => role !== 'admin');
 
 const unique = <T>(items: T[]): T[] => [...new Set(items)];
 
-const expiresAt = z.iso
-  .datetime({ offset: true })
+const expiresAt = dateTime()
   .transform((value) => new Date(value))
-  .refine((date) => !Number.isNaN(date.getTime()), 'must be a real date')
   .optional();
 
 export const createApiKeySchema = z

@@ -6,6 +6,10 @@ export function validationDetails(error: z.ZodError): { path: string; message: s
   return error.issues.map((issue) => ({ path: issue.path.join('.') || '(root)', message: issue.message }));
 }
 
+/** The 400 `validation_failed` of a request, naming every bad field. */
+export const validationFailed = (details: { path: string; message: string }[]) =>
+  new BadRequestException({ error: { code: 'validation_failed', message: 'Request is invalid', details } });
+
 /** Validates a body, query or param with a zod schema: 400 `validation_failed` naming every bad field. */
 export class ZodValidationPipe<S extends z.ZodType> implements PipeTransform<unknown, z.infer<S>> {
   constructor(private readonly schema: S) {}
@@ -13,12 +17,6 @@ export class ZodValidationPipe<S extends z.ZodType> implements PipeTransform<unk
   transform(value: unknown): z.infer<S> {
     const result = this.schema.safeParse(value);
     if (result.success) return result.data;
-    throw new BadRequestException({
-      error: {
-        code: 'validation_failed',
-        message: 'Request is invalid',
-        details: validationDetails(result.error),
-      },
-    });
+    throw validationFailed(validationDetails(result.error));
   }
 }

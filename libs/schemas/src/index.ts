@@ -1,0 +1,2 @@
+export { dateTime, DATE_TIME_PROBLEMS } from './date-time';
+export { SignedCursors } from './signed-cursors';

@@ -2,6 +2,7 @@ import { chatFeedbackV2, createEvent } from '@echoloop/contracts';
 import {
   type DatasetKind,
   exportDataset,
+  LabelledTurnsSource,
   type Manifest,
   manifestSchema,
   preferenceRecord,
@@ -11,11 +12,13 @@ import {
 import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { get as httpGet, type IncomingMessage } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { isDataException } from '@echoloop/persistence';
 import { hashPassword } from '@echoloop/platform';
 import { type AppProcess, startApp, waitFor } from '@echoloop/testing';
 import {
@@ -347,6 +350,18 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
     await consent(refusing, false);
   });
 
+  it('plans an export’s query on PostgreSQL: a filter value it cannot compare is a data exception, which POST refuses', async () => {
+    const source = new LabelledTurnsSource(f.db);
+    // Past the API's date-time type on purpose: the plan is the defence behind it.
+    const refused = await source
+      .plan({ filters: { from: '0000-01-01T00:00:00Z' }, consentDefault: false })
+      .catch((error: unknown) => error);
+    expect(isDataException(refused)).toBe(true);
+    await expect(
+      source.plan({ filters: { from: '2026-01-01T00:00:00.000Z' }, consentDefault: false }),
+    ).resolves.toBeUndefined();
+  });
+
   it('the CLI writes the same export with progress and prints its manifest', async () => {
     const { stdout, stderr } = await run(
       process.execPath,
@@ -610,6 +625,64 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
       expect((await call(analyst, '?userId=x')).status).toBe(400);
     });
 
+    it('takes one date-time type: an offset names the same instant, what PostgreSQL cannot store is refused', async () => {
+      const all = (await call(analyst, '')).body['items'] as any[];
+      const last = all.at(-1).repliedAt as string;
+      // The last turn's time, written 14 hours ahead with its offset: the same instant, so the same one turn.
+      const ahead = new Date(Date.parse(last) + 14 * 3_600_000).toISOString().replace('Z', '+14:00');
+      const from = await call(analyst, `?from=${encodeURIComponent(ahead)}`);
+      expect(from.body['items'].map((t: any) => t.turnId)).toEqual([all.at(-1).turnId]);
+
+      const exportsBefore = await f.db.query(`SELECT count(*)::int AS n FROM dataset_exports`);
+      for (const [field, value] of [
+        ['from', '0001-01-01T00:30:00+01:00'],
+        ['to', '9999-12-31T23:30:00-01:00'],
+        ['from', '0000-06-01T00:00:00Z'],
+        ['to', '2026-01-01T00:00:00.1234567Z'],
+        ['from', '2026-01-01T00:00:00'],
+      ] as const) {
+        const listed = await call(analyst, `?${field}=${encodeURIComponent(value)}`);
+        expect([value, listed.status, listed.body['error']?.details]).toEqual([
+          value,
+          400,
+          [{ path: field, message: expect.any(String) }],
+        ]);
+        const exported = await api(analyst, 'POST', '/v1/exports', {
+          kind: 'turns',
+          filters: { [field]: value },
+        });
+        expect([value, exported.status, exported.body.error?.details]).toEqual([
+          value,
+          400,
+          [{ path: `filters.${field}`, message: expect.any(String) }],
+        ]);
+      }
+      // Refused at POST: no export was queued to fail later.
+      expect(await f.db.query(`SELECT count(*)::int AS n FROM dataset_exports`)).toEqual(exportsBefore);
+    });
+
+    it('accepts only cursors it gave: an edited, unsigned or re-signed cursor is a 400 naming the field', async () => {
+      const first = await call(analyst, '?limit=1');
+      const cursor = first.body['nextCursor'] as string;
+      const [payload, mac] = cursor.split('.') as [string, string];
+      const contents = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+      expect(contents.repliedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+      const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      for (const forged of [
+        `${encode({ ...contents, repliedAt: '0000-01-01T00:00:00Z' })}.${mac}`,
+        `${encode({ ...contents, repliedAt: 'Sat, 01 Jan 0000 00:00:00 GMT' })}.${mac}`,
+        `${encode({ ...contents, turnId: '00000000-0000-0000-0000-000000000000' })}.${mac}`,
+        encode(contents),
+        `${payload}.${'A'.repeat(mac.length)}`,
+        `${payload}.${mac}x`,
+      ]) {
+        const res = await call(analyst, `?limit=1&cursor=${forged}`);
+        expect([forged, res.status, res.body['error']?.details?.[0]?.path]).toEqual([forged, 400, 'cursor']);
+      }
+      const second = await call(analyst, `?limit=1&cursor=${cursor}`);
+      expect(second.body['items'][0].turnId).not.toBe(first.body['items'][0].turnId);
+    });
+
     it('exports in the background: 202, progress, manifest, and a download equal to the library’s export', async () => {
       const started = await api(analyst, 'POST', '/v1/exports', { kind: 'turns', format: 'jsonl' });
       expect(started.status).toBe(202);
@@ -632,6 +705,48 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
       expect((await api(user, 'POST', '/v1/exports', { kind: 'turns' })).status).toBe(403);
       expect((await api(user, 'GET', `/v1/exports/${started.body.id}/download`)).status).toBe(403);
       expect((await api(analyst, 'POST', '/v1/exports', { kind: 'everything' })).status).toBe(400);
+    });
+
+    it('a download survives its file being removed midway; the gateway lives and later says the file is gone', async () => {
+      const started = await api(analyst, 'POST', '/v1/exports', { kind: 'turns', format: 'jsonl' });
+      const done = await finished(analyst, started.body.id);
+      expect(done.status).toBe('succeeded');
+      // A file large enough that the download is still running when it is removed.
+      const file = path.join(out, 'gateway', started.body.id, done.manifest.files[0].name);
+      const size = 32 * 1024 * 1024;
+      await writeFile(file, Buffer.alloc(size, 'x'));
+
+      const response = await new Promise<IncomingMessage>((resolve, reject) =>
+        httpGet(
+          `${gateway.url}/v1/exports/${started.body.id}/download`,
+          { headers: { authorization: `Bearer ${analyst}` } },
+          resolve,
+        ).on('error', reject),
+      );
+      expect(response.statusCode).toBe(200);
+      let received = 0;
+      const ended = new Promise<boolean>((resolve) => {
+        response.on('end', () => resolve(true));
+        response.on('error', () => resolve(false));
+        response.on('aborted', () => resolve(false));
+      });
+      // The first bytes arrive, then the export's folder is removed (as an erasure does) before the rest is read.
+      await new Promise<void>((resolve) =>
+        response.once('data', (chunk: Buffer) => {
+          received += chunk.length;
+          response.pause();
+          resolve();
+        }),
+      );
+      await rm(path.join(out, 'gateway', started.body.id), { recursive: true, force: true });
+      response.on('data', (chunk: Buffer) => (received += chunk.length));
+      response.resume();
+      expect(await ended).toBe(true);
+      expect(received).toBe(size);
+
+      expect((await fetch(`${gateway.url}/health/live`)).status).toBe(200);
+      const again = await api(analyst, 'GET', `/v1/exports/${started.body.id}/download`);
+      expect([again.status, again.body.error.code]).toEqual([410, 'export_files_missing']);
     });
 
     it('runs again an export whose process died, and leaves one whose process is alive', async () => {

@@ -108,7 +108,8 @@ export class ExportsController {
   @ApiDoc({
     summary: 'The export file',
     description:
-      '409 `export_not_ready` until it succeeded; 410 `export_erased` once a user in it was erased.',
+      '409 `export_not_ready` until it succeeded; 410 `export_erased` once a user in it was erased, ' +
+      '`export_files_missing` when its stored files are gone.',
   })
   async download(@Param('id', ParseUUIDPipe) id: string, @Res() res: Response): Promise<void> {
     const row = await this.repository.find(id);
@@ -119,11 +120,15 @@ export class ExportsController {
       });
     }
     const files = (row.manifest?.['files'] ?? []) as { name: string }[];
-    const opened =
-      row.status === 'succeeded' && files[0] ? await this.store.open(row.id, files[0].name) : null;
-    if (!opened) {
+    if (row.status !== 'succeeded' || !files[0]) {
       throw new ConflictException({
         error: { code: 'export_not_ready', message: `This export is ${row.status}` },
+      });
+    }
+    const opened = await this.store.open(row.id, files[0].name);
+    if (!opened) {
+      throw new GoneException({
+        error: { code: 'export_files_missing', message: "This export's files are gone; export again" },
       });
     }
     res.setHeader('Content-Type', CONTENT_TYPES[row.format] ?? 'application/octet-stream');

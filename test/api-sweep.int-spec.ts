@@ -16,10 +16,12 @@ import {
   type SweepResponse,
 } from './openapi/sweep-requests';
 import { changedTables, tableCounts, type TableCounts } from './openapi/table-counts';
+import { EDGES, typedFields, withField } from './openapi/type-edges';
 
 /**
  * Every operation of the four apps' OpenAPI documents, and every socket event the gateway documents, driven with
- * hostile input (fast-check, fixed seed): no 5xx, an answer in time, errors in the public shape, and nothing
+ * hostile input (fast-check, fixed seed) and with every edge of the database type behind each date-time, uuid,
+ * number and cursor field (type-edges.ts; the JSON Schema allows values the database does not): no 5xx, an answer in time, errors in the public shape, and nothing
  * written by a refused request. New routes are swept as soon as they are documented, which is at once.
  */
 const SEED = 20_261_124;
@@ -137,7 +139,7 @@ async function sweepOperation(app: AppName, op: Operation): Promise<string[]> {
   const callers = await callersOf(op);
   const ids = [...callers.flatMap((caller) => caller.ids ?? []), stack.characterId, stack.admin.userId];
   const context = sampleContext(stack.documents[app] as unknown as Schema, ids);
-  const mutations = sweepMutations(op, seedOf(`${app} ${key}`), RUNS_PER_OPERATION);
+  const mutations = sweepMutations(op, seedOf(`${app} ${key}`), RUNS_PER_OPERATION, context.resolve);
   let pastAuthentication = callers[0]?.label === 'anonymous';
   for (const [i, mutation] of mutations.entries()) {
     const caller = callers[i % callers.length]!;
@@ -165,7 +167,7 @@ describe('hostile input on every documented operation', () => {
       expect((await fetch(`${stack.apps[app].url}/health/live`)).status).toBe(200);
       expect(problems).toEqual([]);
     },
-    120_000,
+    300_000,
   );
 });
 
@@ -199,7 +201,11 @@ describe('hostile payloads on every socket event', () => {
     const problems: string[] = [];
     for (const [event, { payload }] of events) {
       const fields = Object.keys((payload['properties'] ?? {}) as Schema);
-      const payloads = fc.sample(
+      // Every edge of each typed field's database type, then values drawn from the hostile ones.
+      const edges = typedFields(payload, context.resolve).flatMap(({ path, kind }) =>
+        EDGES[kind].map((value) => withField(sampleOf(payload, context), path, value)),
+      );
+      const drawn = fc.sample(
         fc.oneof(
           hostileBody,
           fc.constant(undefined),
@@ -213,7 +219,7 @@ describe('hostile payloads on every socket event', () => {
         ),
         { seed: seedOf(event), numRuns: RUNS_PER_OPERATION },
       );
-      for (const sent of payloads) {
+      for (const sent of [...edges, ...drawn]) {
         const label = `${event} [${(JSON.stringify(sent) ?? 'undefined').slice(0, 60)}]`;
         const before = await counts();
         let ack: unknown;

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { Schema, SampleContext } from './json-schema-sample';
 import { sampleOf } from './json-schema-sample';
 import { hostileBody, hostilePathSegment, hostileValue, RAW_BODIES, type RawBody } from './hostile-values';
+import { EDGES, type EdgeKind, typedFields, withField } from './type-edges';
 
 export interface Operation {
   method: string;
@@ -29,6 +30,7 @@ export interface SweepResponse {
 type Mutation =
   | { kind: 'valid' }
   | { kind: 'field'; location: 'body' | 'query'; name: string; value: unknown }
+  | { kind: 'edge'; location: 'body' | 'query' | 'path'; path: string[]; edge: EdgeKind; value: unknown }
   | { kind: 'path'; name: string; value: string }
   | { kind: 'body'; value: unknown }
   | { kind: 'extra-key'; key: string; value: unknown }
@@ -52,8 +54,37 @@ const multipartSchema = (op: Operation): Schema | undefined =>
 const parametersOf = (op: Operation, where: 'path' | 'query'): Schema[] =>
   ((op.operation['parameters'] ?? []) as Schema[]).filter((p) => p['in'] === where);
 
-/** The hostile variations of one operation, drawn by fast-check from a fixed seed. */
-export function sweepMutations(op: Operation, seed: number, runs: number): Mutation[] {
+/**
+ * Every edge value of the database type of every date-time, uuid, number and cursor field of the operation (see
+ * type-edges): each field meets them all, not a sample.
+ */
+function edgeMutations(op: Operation, resolve: (ref: string) => Schema): Mutation[] {
+  const fields = [
+    ...typedFields(jsonBodySchema(op), resolve).map((field) => ({ ...field, location: 'body' as const })),
+    ...(['query', 'path'] as const).flatMap((location) =>
+      parametersOf(op, location).flatMap((param) =>
+        typedFields({ properties: { [param['name']]: param['schema'] } }, resolve).map((field) => ({
+          ...field,
+          location,
+        })),
+      ),
+    ),
+  ];
+  return fields.flatMap(({ location, path, kind }) =>
+    EDGES[kind].map((value): Mutation => ({ kind: 'edge', location, path, edge: kind, value })),
+  );
+}
+
+/**
+ * The hostile variations of one operation: values drawn by fast-check from a fixed seed, every edge of each typed
+ * field's database type, and the body parser's failure modes.
+ */
+export function sweepMutations(
+  op: Operation,
+  seed: number,
+  runs: number,
+  resolve: (ref: string) => Schema,
+): Mutation[] {
   const body = jsonBodySchema(op);
   const bodyFields = Object.keys((body?.['properties'] ?? {}) as Schema);
   const queryFields = parametersOf(op, 'query').map((p) => p['name'] as string);
@@ -127,7 +158,7 @@ export function sweepMutations(op: Operation, seed: number, runs: number): Mutat
   const raws: Mutation[] = (
     body || multipartSchema(op) || op.method !== 'get' ? RAW_BODIES : RAW_BODIES.slice(0, 2)
   ).map((raw) => ({ kind: 'raw', raw }));
-  return [...drawn, ...raws];
+  return [...drawn, ...edgeMutations(op, resolve), ...raws];
 }
 
 /** A request: valid-looking everywhere but in the one place the mutation attacks. */
@@ -143,16 +174,22 @@ export function buildRequest(
     const value =
       mutation.kind === 'path' && mutation.name === name
         ? mutation.value
-        : urlValue(sampleOf(param['schema'] as Schema, context));
+        : mutation.kind === 'edge' && mutation.location === 'path' && mutation.path[0] === name
+          ? urlValue(mutation.value)
+          : urlValue(sampleOf(param['schema'] as Schema, context));
     path = path.replace(`{${name}}`, value);
   }
   const query: string[] = [];
   for (const param of parametersOf(op, 'query')) {
     if (!param['required']) continue;
+    if (mutation.kind === 'edge' && mutation.location === 'query' && mutation.path[0] === param['name'])
+      continue;
     query.push(`${param['name']}=${urlValue(sampleOf(param['schema'] as Schema, context))}`);
   }
   if (mutation.kind === 'field' && mutation.location === 'query')
     query.push(...queryPairs(mutation.name, mutation.value));
+  if (mutation.kind === 'edge' && mutation.location === 'query')
+    query.push(...queryPairs(mutation.path[0]!, mutation.value));
   const url = query.length ? `${path}?${query.join('&')}` : path;
   const label = describeMutation(mutation);
   const method = op.method.toUpperCase();
@@ -175,6 +212,8 @@ export function buildRequest(
   if (mutation.kind === 'field' && mutation.location === 'body')
     body = { ...(body as object), [mutation.name]: mutation.value };
   if (mutation.kind === 'extra-key') body = withKey(body, mutation.key, mutation.value);
+  if (mutation.kind === 'edge' && mutation.location === 'body')
+    body = withField(body, mutation.path, mutation.value);
   return {
     label,
     method,
@@ -236,6 +275,8 @@ function describeMutation(mutation: Mutation): string {
       return 'valid-looking';
     case 'field':
       return `${mutation.location}.${mutation.name} = ${short(mutation.value)}`;
+    case 'edge':
+      return `${mutation.location}.${mutation.path.join('.')} = ${short(mutation.value)} (${mutation.edge} edge)`;
     case 'path':
       return `path.${mutation.name} = ${short(mutation.value)}`;
     case 'body':

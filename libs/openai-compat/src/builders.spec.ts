@@ -1,7 +1,7 @@
 import { buildChatCompletion } from './chat-completion';
 import { buildContentChunk, buildRoleChunk, buildUsageChunk } from './chat-completion-chunk';
 import { newCompletionIdentity } from './completion-identity';
-import { buildUsage } from './usage';
+import { buildUsage, SYSTEM_FINGERPRINT } from './usage';
 
 const identity = { id: 'chatcmpl-1', created: 1_700_000_000, model: 'base' };
 const header = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'base' };
@@ -20,13 +20,17 @@ describe('stream chunk builders', () => {
     expect(buildRoleChunk(identity)).toEqual({
       ...header,
       choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }],
+      prompt_token_ids: null,
+      prompt_text: null,
     });
   });
 
   it('carries content deltas without a finish reason', () => {
     expect(buildContentChunk(identity, 'Hel')).toEqual({
       ...header,
-      choices: [{ index: 0, delta: { content: 'Hel' }, logprobs: null, finish_reason: null }],
+      choices: [
+        { index: 0, delta: { content: 'Hel' }, logprobs: null, finish_reason: null, token_ids: null },
+      ],
     });
   });
 
@@ -37,6 +41,7 @@ describe('stream chunk builders', () => {
       logprobs: null,
       finish_reason: 'stop',
       stop_reason: 'END',
+      token_ids: null,
     });
     expect(buildContentChunk(identity, '', { reason: 'length' }).choices[0]).toMatchObject({
       finish_reason: 'length',
@@ -49,6 +54,7 @@ describe('stream chunk builders', () => {
       ...header,
       choices: [],
       usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
+      system_fingerprint: SYSTEM_FINGERPRINT,
     });
   });
 });
@@ -63,13 +69,37 @@ describe('buildChatCompletion', () => {
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: 'Hello', tool_calls: [] },
+          message: {
+            role: 'assistant',
+            content: 'Hello',
+            refusal: null,
+            annotations: null,
+            audio: null,
+            function_call: null,
+            reasoning: null,
+          },
           logprobs: null,
           finish_reason: 'length',
           stop_reason: null,
+          token_ids: null,
+          routed_experts: null,
         },
       ],
-      usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
+      usage: {
+        prompt_tokens: 3,
+        completion_tokens: 1,
+        total_tokens: 4,
+        prompt_tokens_details: null,
+        completion_tokens_details: null,
+      },
+      service_tier: null,
+      system_fingerprint: SYSTEM_FINGERPRINT,
+      prompt_logprobs: null,
+      prompt_token_ids: null,
+      prompt_text: null,
+      kv_transfer_params: null,
+      ec_transfer_params: null,
+      metrics: null,
     });
   });
 });

@@ -1,6 +1,6 @@
 import type { CompletionIdentity } from './completion-identity';
 import type { Finish, FinishReason } from './finish';
-import type { CompletionUsage } from './usage';
+import { SYSTEM_FINGERPRINT, type CompletionUsage } from './usage';
 
 export interface ChatCompletion {
   id: string;
@@ -10,13 +10,49 @@ export interface ChatCompletion {
   choices: [
     {
       index: 0;
-      message: { role: 'assistant'; content: string; tool_calls: [] };
+      message: CompletionMessage;
       logprobs: null;
       finish_reason: FinishReason;
       stop_reason: string | null;
+      token_ids: null;
+      routed_experts: null;
     },
   ];
   usage: CompletionUsage;
+  service_tier: null;
+  system_fingerprint: string;
+  prompt_logprobs: null;
+  prompt_token_ids: null;
+  prompt_text: null;
+  kv_transfer_params: null;
+  ec_transfer_params: null;
+  metrics: null;
+}
+
+/** The assistant message of a whole completion, every field vLLM 0.32 writes (no `tool_calls` without tools). */
+export interface CompletionMessage {
+  role: 'assistant';
+  content: string;
+  refusal: null;
+  annotations: null;
+  audio: null;
+  function_call: null;
+  reasoning: null;
+}
+
+/** The fields vLLM adds around a whole completion's choices, all null or fixed when nothing asks for them. */
+function completionExtras(usage: CompletionUsage) {
+  return {
+    usage: { ...usage, prompt_tokens_details: null, completion_tokens_details: null },
+    service_tier: null,
+    system_fingerprint: SYSTEM_FINGERPRINT,
+    prompt_logprobs: null,
+    prompt_token_ids: null,
+    prompt_text: null,
+    kv_transfer_params: null,
+    ec_transfer_params: null,
+    metrics: null,
+  };
 }
 
 /** The non-streaming `POST /v1/chat/completions` response. */
@@ -32,7 +68,7 @@ export function buildChatCompletion(
     created: identity.created,
     model: identity.model,
     choices: [completionChoice(0, content, finish)],
-    usage,
+    ...completionExtras(usage),
   };
 }
 
@@ -57,7 +93,7 @@ export function buildBatchChatCompletion(
     created: identity.created,
     model: identity.model,
     choices: answers.map(({ content, finish }, index) => completionChoice(index, content, finish)),
-    usage,
+    ...completionExtras(usage),
   };
 }
 
@@ -65,9 +101,19 @@ export function buildBatchChatCompletion(
 function completionChoice<I extends number>(index: I, content: string, finish: Finish) {
   return {
     index,
-    message: { role: 'assistant' as const, content, tool_calls: [] as [] },
+    message: {
+      role: 'assistant' as const,
+      content,
+      refusal: null,
+      annotations: null,
+      audio: null,
+      function_call: null,
+      reasoning: null,
+    },
     logprobs: null,
     finish_reason: finish.reason,
     stop_reason: finish.stopReason ?? null,
+    token_ids: null,
+    routed_experts: null,
   };
 }

@@ -42,6 +42,15 @@ export function buildErrorResponse(init: ErrorResponseInit): OpenAiErrorBody {
   };
 }
 
+/** vLLM's 404 for a `model` that is neither a served name nor a loaded adapter; it lists the served names only. */
+export function modelNotFoundError(model: string, servedNames: readonly string[]): OpenAiErrorBody {
+  return buildErrorResponse({
+    status: 404,
+    message: `The model \`${model}\` does not exist. Valid aliases: ${servedNames.join(', ')}.`,
+    param: 'model',
+  });
+}
+
 function defaultErrorType(status: number): string {
   if (status === 404) return 'NotFoundError';
   if (status >= 500) return 'InternalServerError';

@@ -17,6 +17,7 @@ describe('model list', () => {
         root: '/models/base',
         parent: null,
         max_model_len: 4096,
+        permission: [expect.objectContaining({ object: 'model_permission', allow_sampling: true })],
       },
       {
         id: 'ckpt-v2',
@@ -26,6 +27,7 @@ describe('model list', () => {
         root: '/adapters/v2',
         parent: 'base',
         max_model_len: null,
+        permission: [expect.objectContaining({ object: 'model_permission', allow_sampling: true })],
       },
     ]);
   });

@@ -33,6 +33,26 @@ export interface AdapterModelCardInit {
   created: number;
 }
 
+/** vLLM lists one permission per model, always the same grants. */
+function permission(created: number) {
+  return [
+    {
+      id: `modelperm-${created.toString(16).padStart(16, '0')}`,
+      object: 'model_permission',
+      created,
+      allow_create_engine: false,
+      allow_sampling: true,
+      allow_logprobs: true,
+      allow_search_indices: false,
+      allow_view: true,
+      allow_fine_tuning: false,
+      organization: '*',
+      group: null,
+      is_blocking: false,
+    },
+  ];
+}
+
 export function buildBaseModelCard(init: BaseModelCardInit): ModelCard {
   return {
     id: init.id,
@@ -42,6 +62,7 @@ export function buildBaseModelCard(init: BaseModelCardInit): ModelCard {
     root: init.root,
     parent: null,
     max_model_len: init.maxModelLen,
+    permission: permission(init.created),
   };
 }
 
@@ -54,6 +75,7 @@ export function buildAdapterModelCard(init: AdapterModelCardInit): ModelCard {
     root: init.path,
     parent: init.baseModel,
     max_model_len: null,
+    permission: permission(init.created),
   };
 }
 

@@ -5,6 +5,7 @@ import {
   buildChatCompletion,
   buildContentChunk,
   buildErrorResponse,
+  modelNotFoundError,
   buildRoleChunk,
   buildUsage,
   buildUsageChunk,
@@ -83,11 +84,7 @@ function prepare(
   state: FakeVllmState,
 ): Generation | OpenAiErrorBody {
   if (!state.servesModel(request.model)) {
-    return buildErrorResponse({
-      status: 404,
-      message: `The model \`${request.model}\` does not exist.`,
-      param: 'model',
-    });
+    return modelNotFoundError(request.model, [state.model]);
   }
   const faults = state.faultsFor(request);
   if (faults.failWith) {

@@ -19,7 +19,7 @@ describe('fake vLLM errors', () => {
     expect(response.status).toBe(404);
     expect(JSON.parse(response.text)).toEqual({
       error: {
-        message: 'The model `nope` does not exist.',
+        message: 'The model `nope` does not exist. Valid aliases: base.',
         type: 'NotFoundError',
         param: 'model',
         code: 404,

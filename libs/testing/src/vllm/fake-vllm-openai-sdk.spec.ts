@@ -57,7 +57,7 @@ describe('fake vLLM through the openai SDK', () => {
     await expect(unknownModel).rejects.toBeInstanceOf(OpenAI.NotFoundError);
     await expect(unknownModel).rejects.toMatchObject({
       status: 404,
-      message: '404 The model `ghost` does not exist.',
+      message: '404 The model `ghost` does not exist. Valid aliases: base.',
     });
 
     const badKey = new OpenAI({ baseURL: vllm.url, apiKey: 'sk-wrong', maxRetries: 0 });

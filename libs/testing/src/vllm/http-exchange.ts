@@ -25,8 +25,9 @@ export function sendError(exchange: Exchange, body: OpenAiErrorBody): void {
   sendJson(exchange, body.error.code, body);
 }
 
+/** vLLM answers its LoRA routes' successes as a bare body, with no Content-Type at all. */
 export function sendText(exchange: Exchange, status: number, text: string): void {
-  writeHead(exchange, status, { 'content-type': 'text/plain; charset=utf-8' });
+  writeHead(exchange, status, {});
   exchange.res.end(text);
 }
 

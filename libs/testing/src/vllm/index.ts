@@ -23,3 +23,11 @@ export {
   TEMPLATE_TOKENS_FOR_REPLY,
   TEMPLATE_TOKENS_PER_MESSAGE,
 } from './word-piece-tokenizer';
+export { askServer, differences, shapeOf, type ContractAnswer } from './contract/answers';
+export {
+  CONTRACT_EXCHANGES,
+  fill,
+  unfill,
+  type ContractExchange,
+  type Placeholders,
+} from './contract/exchanges';

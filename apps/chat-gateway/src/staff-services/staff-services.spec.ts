@@ -12,6 +12,8 @@ import { RlOrchestratorClient } from './rl-orchestrator.client';
 const KEY = 'elk_gateway-secret-key-never-shown';
 const JOB = '0b7c1c8e-5d1a-4c3e-9f2b-2a3d4e5f6a7b';
 const OTHER = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+/** The signed-in experimenter (the app's guard sets the principal; here a middleware does). */
+const USER = '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a';
 
 interface Seen {
   method: string;
@@ -66,6 +68,10 @@ async function gatewayWith(env: Partial<GatewayEnv>) {
     ],
   }).compile();
   const app: INestApplication = module.createNestApplication({ logger: false });
+  app.use((req: { principal?: unknown }, _res: unknown, next: () => void) => {
+    req.principal = { userId: USER, roles: ['experimenter'], kind: 'user' };
+    next();
+  });
   app.useGlobalFilters(new ErrorFilter());
   await app.listen(0, '127.0.0.1');
   const url = await app.getUrl();
@@ -130,7 +136,8 @@ describe('staff services through the gateway', () => {
     const res = await gateway.call('POST', '/v1/rl/jobs', { note: ' by hand ' });
     expect(res).toMatchObject({ status: 409, body: refusal });
     expect(upstream.seen).toEqual([
-      { method: 'POST', url: '/v1/rl/jobs', apiKey: KEY, body: { note: 'by hand' } },
+      // Who asked at the gateway travels with the start, so the job records them and not the gateway's key.
+      { method: 'POST', url: '/v1/rl/jobs', apiKey: KEY, body: { note: 'by hand', onBehalfOf: USER } },
     ]);
   });
 

@@ -12,27 +12,37 @@ export const DATE_TIME_PROBLEMS = {
   range: 'must fall between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z once in UTC',
 } as const;
 
+/** Refinements run only on a value that is already a well-formed date-time, so each value gets one message. */
+const wellFormed = (payload: { issues: readonly unknown[] }) => payload.issues.length === 0;
+
+const fractionDigits = (value: string) => FRACTION.exec(value)?.[1]?.length ?? 0;
+
+/** The same instant in UTC; the digits past milliseconds (which Date drops) do not move with the offset. */
+function inUtc(value: string): string {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return value;
+  return new Date(ms).toISOString().replace('Z', `${(FRACTION.exec(value)?.[1] ?? '').slice(3)}Z`);
+}
+
 /**
  * The one date-time of the API (bodies, queries, cursors, filters, socket events): RFC 3339 with `Z` or an offset,
  * as PostgreSQL's timestamptz can store and compare it (years 0001-9999 once in UTC, at most microseconds).
  * Parses to the same instant in UTC, `YYYY-MM-DDTHH:MM:SS.sss[sss]Z`, the microseconds kept when given; anything
- * else is a `validation_failed` naming the field.
+ * else is a `validation_failed` naming the field. Still a string in and out, so JSON Schema can describe it.
  */
 export const dateTime = () =>
   z.iso
     .datetime({ offset: true })
-    .transform((value, ctx) => {
-      const fraction = FRACTION.exec(value)?.[1] ?? '';
-      if (fraction.length > MAX_FRACTION_DIGITS) {
-        ctx.addIssue({ code: 'custom', message: DATE_TIME_PROBLEMS.precision });
-        return z.NEVER;
-      }
-      const ms = Date.parse(value);
-      if (!(ms >= EARLIEST_MS && ms <= LATEST_MS)) {
-        ctx.addIssue({ code: 'custom', message: DATE_TIME_PROBLEMS.range });
-        return z.NEVER;
-      }
-      // Date keeps milliseconds; the digits past them do not move with the offset, so they are carried over.
-      return new Date(ms).toISOString().replace('Z', `${fraction.slice(3)}Z`);
+    .refine((value) => fractionDigits(value) <= MAX_FRACTION_DIGITS, {
+      message: DATE_TIME_PROBLEMS.precision,
+      when: wellFormed,
     })
+    .refine(
+      (value) => {
+        const ms = Date.parse(value);
+        return ms >= EARLIEST_MS && ms <= LATEST_MS;
+      },
+      { message: DATE_TIME_PROBLEMS.range, when: wellFormed },
+    )
+    .overwrite(inUtc)
     .describe('RFC 3339 date-time with Z or an offset; years 0001-9999 in UTC, at most microseconds');

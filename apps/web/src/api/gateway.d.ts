@@ -3339,6 +3339,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @default {} */
           filters?: {
             armId?: string;
             /** Format: uuid */

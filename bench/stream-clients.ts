@@ -55,6 +55,7 @@ export async function openAiStream(
   baseUrl: string,
   headers: Record<string, string> = {},
   timeoutMs = 120_000,
+  request: { model?: string; max_tokens?: number } = {},
 ): Promise<StreamTiming> {
   const clock = new TokenClock();
   const res = await fetch(`${baseUrl}/chat/completions`, {
@@ -65,6 +66,7 @@ export async function openAiStream(
       stream: true,
       stream_options: { include_usage: true },
       messages: [{ role: 'user', content: 'hello' }],
+      ...request,
     }),
     signal: AbortSignal.timeout(timeoutMs),
   });

@@ -25,6 +25,8 @@ export async function startEcholoopGateway(
   modelUrl: string,
   workers = 1,
   llmKeepAliveMs?: number,
+  /** Variables over the bench's own (another model's name, say). */
+  env: Record<string, string> = {},
 ): Promise<BenchProcess> {
   return startProcess(
     'chat-gateway',
@@ -54,6 +56,7 @@ export async function startEcholoopGateway(
         JWT_TTL_SECONDS: '86400',
         GATEWAY_WORKERS: String(workers),
         ...(llmKeepAliveMs !== undefined && { LLM_KEEP_ALIVE_MS: String(llmKeepAliveMs) }),
+        ...env,
       },
       ready: (output) => /listening on (http:\/\/[^\s"]+)/.exec(output)?.[1]?.replace('[::1]', '127.0.0.1'),
       timeoutMs: 90_000,

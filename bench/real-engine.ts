@@ -2,7 +2,7 @@
 // same engine, so both meet the machine in the same moment. Prints first token and tokens per second of each, and
 // the gateway's share, and writes bench/results/real-engine.json with the command, date, machine and every sample.
 //
-//   node -r @swc-node/register bench/real-engine.ts --llm-url http://127.0.0.1:18100/v1
+//   npm run bench:real-engine -- --llm-url http://127.0.0.1:18100/v1
 //     [--model smollm2-135m-instruct] [--turns 15] [--max-tokens 48] [--out FILE]
 //
 // Needs the local stack and the engine: tools/stack/stack.sh up postgres kafka; tools/stack/vllm.sh up.

@@ -1,6 +1,6 @@
 // The real engine through the gateway: one user's turns over socket.io, each right after a direct stream to the
 // same engine, so both meet the machine in the same moment. Prints first token and tokens per second of each, and
-// the gateway's share, and writes bench/results/real-engine.json with the command, date, machine and every sample.
+// writes bench/results/real-engine.json with the command, date, machine and every sample.
 //
 //   npm run bench:real-engine -- --llm-url http://127.0.0.1:18100/v1
 //     [--model smollm2-135m-instruct] [--turns 15] [--max-tokens 48] [--out FILE]

@@ -1,4 +1,4 @@
-import { completeStructured, type ChatMessage } from '@echoloop/llm';
+import { completeStructured, MODEL_PRIORITY, type ChatMessage } from '@echoloop/llm';
 import type { CheckpointEntity, ConversationEntity, DirectorNote } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
@@ -101,6 +101,7 @@ export class DirectorService implements OnApplicationShutdown {
         messages: directorMessages(input),
         maxTokens: MAX_TOKENS,
         temperature: 0.3,
+        priority: MODEL_PRIORITY.conversation,
         responseFormat: {
           type: 'json_schema',
           json_schema: { name: 'director_decision', schema: directorJsonSchema, strict: true },

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@echoloop/llm';
+import { MODEL_PRIORITY, type ChatMessage } from '@echoloop/llm';
 import type { CheckpointEntity } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { Injectable } from '@nestjs/common';
@@ -79,9 +79,13 @@ export class MemoryService {
       },
     ];
     let summary = '';
-    const stream = this.checkpoints
-      .clientFor(checkpoint)
-      .stream({ model: checkpoint.modelName, messages, maxTokens: 200, temperature: 0.2 });
+    const stream = this.checkpoints.clientFor(checkpoint).stream({
+      model: checkpoint.modelName,
+      messages,
+      maxTokens: 200,
+      temperature: 0.2,
+      priority: MODEL_PRIORITY.conversation,
+    });
     for await (const event of stream) if (event.type === 'delta') summary += event.text;
     summary = summary
       .replace(/<think>[\s\S]*?<\/think>/g, '')

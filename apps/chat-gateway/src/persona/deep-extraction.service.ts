@@ -1,4 +1,4 @@
-import { completeStructured } from '@echoloop/llm';
+import { completeStructured, MODEL_PRIORITY } from '@echoloop/llm';
 import {
   type ChatTurnText,
   DEEP_EXTRACTION_PROMPT_VERSION,
@@ -85,10 +85,11 @@ export class DeepExtractionService implements OnApplicationShutdown {
     const checkpoint = await this.checkpoints.defaultCheckpoint();
     const request = deepExtractionRequest(checkpoint.modelName, window, checkpoint.contextTokens);
     if (!request) return 'context_too_small';
-    const outcome = await completeStructured(this.checkpoints.clientFor(checkpoint), request, {
-      parse: deepExtractionParser(window),
-      correction: deepExtractionCorrection,
-    });
+    const outcome = await completeStructured(
+      this.checkpoints.clientFor(checkpoint),
+      { ...request, priority: MODEL_PRIORITY.conversation },
+      { parse: deepExtractionParser(window), correction: deepExtractionCorrection },
+    );
     if (!outcome.ok) {
       this.logger.warn(
         { userId, problem: outcome.problem, detail: outcome.detail, prompt: DEEP_EXTRACTION_PROMPT_VERSION },

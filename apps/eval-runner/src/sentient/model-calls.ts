@@ -1,5 +1,5 @@
 import { type CharacterCard } from '@echoloop/character-cards';
-import { ChatModelClient, type ChatMessage, type ResponseFormat } from '@echoloop/llm';
+import { ChatModelClient, type ChatMessage, MODEL_PRIORITY, type ResponseFormat } from '@echoloop/llm';
 import { emptyProfile, extractFastFeatures, mergeObservations, personaGuidance } from '@echoloop/persona';
 import { buildPrompt, buildStopStrings, cutAtFirstStop } from '@echoloop/prompt';
 import {
@@ -48,6 +48,7 @@ export function simulatorDeps(simulator: ModelTarget, judge?: ModelTarget): Simu
           maxTokens: target.maxTokens,
           temperature: target.temperature ?? 0.7,
           responseFormat: format,
+          priority: MODEL_PRIORITY.scoring,
         })
       ).text;
   };
@@ -114,6 +115,7 @@ export function episodeDeps(
           messages: prompt.messages,
           maxTokens: policy.maxTokens,
           stop,
+          priority: MODEL_PRIORITY.scoring,
           ...(policy.temperature !== undefined && { temperature: policy.temperature }),
         });
         return cutAtFirstStop(reply.text, stop);

@@ -88,6 +88,7 @@ function parameters(request: ChatRequest) {
     ...(request.temperature !== undefined && { temperature: request.temperature }),
     ...(request.stop?.length && { stop: request.stop }),
     ...(request.responseFormat && { response_format: request.responseFormat }),
+    ...(request.priority && { priority: request.priority }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { completeStructured, type ChatMessage, ModelError, type Parsed } from '@echoloop/llm';
+import { completeStructured, type ChatMessage, ModelError, MODEL_PRIORITY, type Parsed } from '@echoloop/llm';
 import { MetricsService } from '@echoloop/platform';
 import type { RewardComponent } from '@echoloop/rewards';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
@@ -93,6 +93,7 @@ export class JudgeRunner implements OnApplicationShutdown {
       messages: call.messages(),
       maxTokens: this.env.JUDGE_MAX_TOKENS,
       temperature: 0,
+      priority: MODEL_PRIORITY.scoring,
     };
     for (let attempt = 0; ; attempt++) {
       try {

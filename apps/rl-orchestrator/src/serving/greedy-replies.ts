@@ -1,4 +1,4 @@
-import { ChatModelClient, DEFAULT_CLIENT_OPTIONS, type ChatMessage } from '@echoloop/llm';
+import { ChatModelClient, DEFAULT_CLIENT_OPTIONS, MODEL_PRIORITY, type ChatMessage } from '@echoloop/llm';
 import { checkpointEndpointPolicy, checkpointModelEndpoints } from '@echoloop/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CheckpointView } from '../clients/gateway.client';
@@ -27,6 +27,7 @@ export class GreedyReplies {
         messages,
         temperature: 0,
         maxTokens: checkpoint.decoding.maxTokens ?? 128,
+        priority: MODEL_PRIORITY.scoring,
       });
       replies.push(text);
     }

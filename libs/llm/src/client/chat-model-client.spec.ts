@@ -1,5 +1,10 @@
 import { replyWith, startFakeVllm, type FakeVllm } from '@echoloop/testing';
-import { ChatModelClient, type ChatModelClientOptions, type ChatStreamEvent } from './chat-model-client';
+import {
+  ChatModelClient,
+  type ChatModelClientOptions,
+  type ChatStreamEvent,
+  MODEL_PRIORITY,
+} from './chat-model-client';
 import { ModelError } from './model-errors';
 
 const options: ChatModelClientOptions = {
@@ -52,6 +57,15 @@ describe('ChatModelClient against a vLLM-compatible server', () => {
     });
     const body = server.requests.at(-1)?.body as Record<string, unknown>;
     expect(body).toMatchObject({ stream: true, stream_options: { include_usage: true }, max_tokens: 64 });
+  });
+
+  it('sends a background call’s priority to the engine, and none for a user’s reply', async () => {
+    const server = await serve({ reply: replyWith('ok') });
+    await collect(client(server.url).stream({ ...request, priority: MODEL_PRIORITY.scoring }));
+    await collect(client(server.url).stream({ ...request, priority: MODEL_PRIORITY.reply }));
+    const [scored, reply] = server.requests.map((r) => r.body as Record<string, unknown>);
+    expect(scored).toMatchObject({ priority: 2 });
+    expect(reply).not.toHaveProperty('priority');
   });
 
   it('reports length when max_tokens cut the reply', async () => {

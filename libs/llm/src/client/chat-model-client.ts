@@ -19,7 +19,16 @@ export interface ChatRequest {
   stop?: string[];
   /** Structured output (vLLM guided decoding): the reply is constrained to JSON, or to this JSON Schema. */
   responseFormat?: ResponseFormat;
+  /** vLLM's scheduling priority (see MODEL_PRIORITY): lower is served first. A user's reply leaves it unset. */
+  priority?: number;
 }
+
+/**
+ * Who waits for a model call, in vLLM's priority order (lower first; it applies with `--scheduling-policy priority`
+ * and is ignored under first-come-first-served): a user's reply first, then the work of their conversation
+ * (director, persona extraction, summaries), then scoring (judges, simulated users, gate replies).
+ */
+export const MODEL_PRIORITY = { reply: 0, conversation: 1, scoring: 2 } as const;
 
 /** A whole reply, collected from the stream. */
 export interface ChatCompletionText {
@@ -175,6 +184,7 @@ export class ChatModelClient {
         ...(request.topP !== undefined && { top_p: request.topP }),
         ...(request.stop?.length && { stop: request.stop }),
         ...(request.responseFormat && { response_format: request.responseFormat }),
+        ...(request.priority && { priority: request.priority }),
       };
       let finishReason: FinishReason = 'stop';
       let finished = false;

@@ -1,6 +1,7 @@
 export {
   ChatModelClient,
   DEFAULT_CLIENT_OPTIONS,
+  MODEL_PRIORITY,
   type ChatModelClientOptions,
   type ChatCompletionText,
   type ChatRequest,

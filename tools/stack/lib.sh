@@ -49,6 +49,17 @@ wait_for_port() {
   done
 }
 
+# wait_for_url url timeout_s pid_name: until GET url answers 2xx; fail early when the detached process has exited.
+wait_for_url() {
+  local url=$1 timeout_s=$2 pid_name=$3
+  local deadline=$((SECONDS + timeout_s))
+  until curl -fsS -m 2 -o /dev/null "$url" 2>/dev/null; do
+    is_running "$pid_name" || die "$pid_name exited during startup (see $(log_file "$pid_name"))"
+    ((SECONDS < deadline)) || die "GET $url not 200 after ${timeout_s}s (see $(log_file "$pid_name"))"
+    sleep 0.5
+  done
+}
+
 pid_file() { printf '%s/%s.pid' "$RUN_DIR" "$1"; }
 
 # proc_start pid: start time (clock ticks since boot) of a live pid, to detect pid reuse.

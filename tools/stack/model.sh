@@ -62,12 +62,7 @@ cmd_up() {
       MODEL_MAX_LORAS="$MODEL_MAX_LORAS" MODEL_LORA_STATE="$MODEL_LORA_STATE" \
       node -r @swc-node/register "$SERVER_ENTRY"
   fi
-  local deadline=$((SECONDS + START_TIMEOUT))
-  until models_ok; do
-    is_running model || die "model server exited during startup (see $(log_file model))"
-    ((SECONDS < deadline)) || die "GET $MODELS_URL not 200 after ${START_TIMEOUT}s (see $(log_file model))"
-    sleep 0.5
-  done
+  wait_for_url "$MODELS_URL" "$START_TIMEOUT" model
 }
 
 cmd_down() {

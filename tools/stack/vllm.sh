@@ -53,12 +53,7 @@ cmd_up() {
       --host "$VLLM_HOST" --port "$VLLM_PORT" --dtype bfloat16 --max-model-len 2048 \
       --enable-lora --max-lora-rank 16 --max-loras "$VLLM_MAX_LORAS" --scheduling-policy priority
   fi
-  local deadline=$((SECONDS + START_TIMEOUT))
-  until models_ok; do
-    is_running vllm || die "vLLM exited during startup (see $(log_file vllm))"
-    ((SECONDS < deadline)) || die "GET $MODELS_URL not 200 after ${START_TIMEOUT}s (see $(log_file vllm))"
-    sleep 1
-  done
+  wait_for_url "$MODELS_URL" "$START_TIMEOUT" vllm
 }
 
 cmd_down() { stop_process vllm "$STOP_TIMEOUT"; }

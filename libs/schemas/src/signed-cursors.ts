@@ -13,13 +13,16 @@ const CURSOR = new RegExp(
  * contents are validated again on decoding, as any input.
  */
 export class SignedCursors {
+  /** Why a cursor is refused, whichever check refused it. */
+  static readonly REFUSED = 'not a cursor this API gave';
+
   private readonly key: Buffer;
 
   /** The query or body field of such a cursor: its shape only; `decode` checks the rest. */
   static field = () =>
     z
       .string()
-      .regex(CURSOR, 'not a cursor this API gave')
+      .regex(CURSOR, SignedCursors.REFUSED)
       .describe('Opaque: pass back the `nextCursor` of the previous page as it is');
 
   constructor(secret: string, purpose: string) {

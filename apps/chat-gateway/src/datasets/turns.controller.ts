@@ -38,7 +38,7 @@ export class TurnsController {
     const { cursor, limit, ...filters } = query;
     const after = cursor === undefined ? undefined : this.cursors.decode(cursor, turnCursor);
     if (cursor !== undefined && !after)
-      throw validationFailed([{ path: 'cursor', message: 'not a cursor this API gave' }]);
+      throw validationFailed([{ path: 'cursor', message: SignedCursors.REFUSED }]);
     const page = await this.turns.page(
       { filters, consentDefault: this.env.TRAINING_CONSENT_DEFAULT },
       { limit, ...(after && { after }) },

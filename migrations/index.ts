@@ -22,6 +22,7 @@ import { GatewayCluster1795311600000 } from './1795311600000-GatewayCluster';
 import { SharedDailyQuota1795311700000 } from './1795311700000-SharedDailyQuota';
 import { NumberedUserTurns1795311800000 } from './1795311800000-NumberedUserTurns';
 import { ReplyParentIndex1795311900000 } from './1795311900000-ReplyParentIndex';
+import { AdapterPlacements1795312000000 } from './1795312000000-AdapterPlacements';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   SharedDailyQuota1795311700000,
   NumberedUserTurns1795311800000,
   ReplyParentIndex1795311900000,
+  AdapterPlacements1795312000000,
 ];

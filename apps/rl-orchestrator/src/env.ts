@@ -22,9 +22,9 @@ export const orchestratorEnv = serviceEnv
     RL_PYTHON: z.string().min(1).default('python3'),
     /** The repository's python/ folder (the templates' package), absolute for Ray. */
     RL_PYTHON_PATH: z.string().min(1).default('python'),
-    /** The base model's weights the serving endpoints run (the GGUF the local model server serves). */
+    /** The base model's weights (the GGUF the local engine's folder is converted from); training reads the same. */
     RL_BASE_GGUF: z.string().min(1).default('.infra/models/smollm2-135m-instruct.Q4_1.gguf'),
-    /** The jobs' cache of heavy files (the base model's weights, llama.cpp's converter); theirs by default. */
+    /** The jobs' cache of heavy files (the base model converted to a Hugging Face folder); theirs by default. */
     ECHOLOOP_CACHE_DIR: z.preprocess(unset, z.string().min(1).optional()),
     RL_MAX_STEPS: z.coerce.number().int().min(1).max(100_000).default(8),
     /** The template's learning rate when a job names none (trl-dpo: 5e-4). */
@@ -34,6 +34,10 @@ export const orchestratorEnv = serviceEnv
     /** The serving endpoints' key when a checkpoint names it (`apiKeyEnv`): adapters load with it. */
     LLM_API_KEY: z.string().min(1).default('local'),
     ...checkpointEndpointEnv,
+    /** Keep the endpoints' LoRA adapters equal to the desired state (AdapterReconciler); `false` on a replica that must not. */
+    ADAPTER_RECONCILE: flag(true),
+    /** How often the reconciler compares every endpoint with the desired state when nothing announced a change. */
+    ADAPTER_RECONCILE_SECONDS: seconds(15),
 
     /** A cron expression (5 or 6 fields) that triggers a refresh; none when unset. */
     RL_SCHEDULE: z.preprocess(unset, z.string().min(9).max(100).optional()),

@@ -5,6 +5,7 @@ import { ConversationEntity, MessageEntity, UserEntity, CharacterEntity } from '
 
 const CORE_TABLES = [
   'account_audit',
+  'adapter_placements',
   'api_keys',
   'character_assets',
   'characters',

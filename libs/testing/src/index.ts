@@ -13,7 +13,7 @@ export {
 } from './stack/kafka-probe';
 export { uniqueName, waitFor, type WaitOptions } from './stack/wait-for';
 export { runAppUntilExit, startApp, type AppExit, type AppProcess } from './stack/app-process';
-export { stackComponent } from './stack/stack-control';
+export { stackComponent, stackComponentAsync } from './stack/stack-control';
 
 // Character-card PNG files built chunk by chunk (CRCs from node:zlib), as other tools write them
 export { cardTextChunk, IEND, rawChunk, rawPng, realWorldImageChunks } from './cards/png-fixtures';

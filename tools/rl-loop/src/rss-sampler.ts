@@ -34,12 +34,13 @@ function processes(): Proc[] {
 }
 
 /**
- * Which group a process counts in. The model server and the Ray head are shared, so they count whole; the training
+ * Which group a process counts in. The model engine (vLLM) and the Ray head are shared, so they count whole; the training
  * job and the orchestrator only when they are this run's (its work dir, our child), not a concurrent test's.
  */
 function groupOf(p: Proc, workDir: string): RssGroup | undefined {
   if (p.cmdline.includes('echoloop_train')) return p.cmdline.includes(workDir) ? 'train' : undefined;
-  if (p.cmdline.includes('tools/model-server')) return 'model';
+  // vLLM: the API server and its engine-core and worker processes.
+  if (p.cmdline.includes('vllm.entrypoints') || p.cmdline.startsWith('VLLM::')) return 'model';
   if (p.ppid === process.pid && p.cmdline.includes('apps/rl-orchestrator')) return 'orchestrator';
   if (RAY.test(p.cmdline)) return 'ray';
   return undefined;

@@ -6,7 +6,7 @@
  *     --adapter-path DIR [--out libs/testing/src/vllm/fixtures/vllm.json]
  *
  * The engine must run with `--enable-lora` and VLLM_ALLOW_RUNTIME_LORA_UPDATING=True; DIR is any PEFT LoRA
- * adapter of its model (tools/stack/vllm.sh makes a blank one). Each exchange is sent once, in order.
+ * adapter of its model (`bash tools/stack/model.sh blank-adapter DIR` makes a blank one). Each exchange is sent once, in order.
  */
 import { askServer, CONTRACT_EXCHANGES, type Placeholders } from '@echoloop/testing';
 import { writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 import { userText } from '@echoloop/platform';
-import { CHECKPOINT_STATUSES } from '@echoloop/persistence';
+import { ADAPTER_PLACEMENT_STATES, CHECKPOINT_STATUSES } from '@echoloop/persistence';
 import { z } from 'zod';
 
 export const createCheckpointSchema = z
@@ -31,6 +31,15 @@ export const createCheckpointSchema = z
       .strict()
       .default({}),
     contextTokens: z.number().int().min(256).max(1_048_576).default(4_096),
+    /**
+     * A LoRA adapter's folder (PEFT), as every endpoint can read it: the rl-orchestrator keeps it loaded under
+     * `modelName` while the checkpoint is wanted. Absent for a model the endpoints serve by themselves.
+     */
+    adapterPath: z
+      .string()
+      .max(4_096)
+      .regex(/^\/[^\0\n\r]*$/, 'an absolute path on the serving endpoints')
+      .optional(),
     status: z.enum(CHECKPOINT_STATUSES).default('candidate'),
   })
   .strict();
@@ -49,6 +58,16 @@ export const checkpointView = z.object({
     stop: z.array(z.string()).optional(),
   }),
   contextTokens: z.number().int(),
+  adapterPath: z.string().nullable(),
+  /** Where the adapter is served, as the adapter reconciler last saw each endpoint (empty for a base model). */
+  servedOn: z.array(
+    z.object({
+      baseUrl: z.string(),
+      state: z.enum(ADAPTER_PLACEMENT_STATES),
+      detail: z.string().nullable(),
+      observedAt: z.iso.datetime(),
+    }),
+  ),
   status: z.enum(CHECKPOINT_STATUSES),
   isDefault: z.boolean(),
   createdAt: z.iso.datetime(),

@@ -1,5 +1,5 @@
 import { ApiDoc, ZodValidationPipe } from '@echoloop/platform';
-import type { CheckpointEntity } from '@echoloop/persistence';
+import type { AdapterPlacementEntity, CheckpointEntity } from '@echoloop/persistence';
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { Roles } from '../auth/auth.decorators';
 import {
@@ -10,12 +10,19 @@ import {
 } from './checkpoint.schemas';
 import { CheckpointsService } from './checkpoints.service';
 
-const view = (c: CheckpointEntity) => ({
+const view = (c: CheckpointEntity, servedOn: readonly AdapterPlacementEntity[]) => ({
   id: c.id,
   modelName: c.modelName,
   endpoints: c.endpoints,
   decoding: c.decoding,
   contextTokens: c.contextTokens,
+  adapterPath: c.adapterPath,
+  servedOn: servedOn.map((p) => ({
+    baseUrl: p.baseUrl,
+    state: p.state,
+    detail: p.detail,
+    observedAt: p.observedAt,
+  })),
   status: c.status,
   isDefault: c.isDefault,
   createdAt: c.createdAt,
@@ -32,7 +39,11 @@ export class CheckpointsController {
     response: checkpointList,
   })
   async list() {
-    return { items: (await this.checkpoints.list()).map(view) };
+    const [checkpoints, placements] = await Promise.all([
+      this.checkpoints.list(),
+      this.checkpoints.placements(),
+    ]);
+    return { items: checkpoints.map((c) => view(c, placements.get(c.id) ?? [])) };
   }
 
   @Post(':id/retire')
@@ -40,13 +51,14 @@ export class CheckpointsController {
   @Roles('experimenter')
   @ApiDoc({ summary: 'Retires a checkpoint: no new turn or experiment uses it', response: checkpointView })
   async retire(@Param('id') id: string) {
-    return view(await this.checkpoints.retire(id));
+    const checkpoint = await this.checkpoints.retire(id);
+    return view(checkpoint, (await this.checkpoints.placements(id)).get(id) ?? []);
   }
 
   @Post()
   @Roles('experimenter')
   @ApiDoc({ summary: 'Registers a checkpoint served by vLLM-compatible endpoints', response: checkpointView })
   async create(@Body(new ZodValidationPipe(createCheckpointSchema)) input: CreateCheckpointInput) {
-    return view(await this.checkpoints.create(input));
+    return view(await this.checkpoints.create(input), []);
   }
 }

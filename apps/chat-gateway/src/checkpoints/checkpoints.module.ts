@@ -1,11 +1,11 @@
-import { CheckpointEntity } from '@echoloop/persistence';
+import { AdapterPlacementEntity, CheckpointEntity } from '@echoloop/persistence';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CheckpointsController } from './checkpoints.controller';
 import { CheckpointsService } from './checkpoints.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([CheckpointEntity])],
+  imports: [TypeOrmModule.forFeature([CheckpointEntity, AdapterPlacementEntity])],
   controllers: [CheckpointsController],
   providers: [CheckpointsService],
   exports: [CheckpointsService],

@@ -1,5 +1,5 @@
 import { ModelError } from '@echoloop/llm';
-import { CheckpointEntity } from '@echoloop/persistence';
+import { AdapterPlacementEntity, CheckpointEntity } from '@echoloop/persistence';
 import { BadRequestException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { getRepositoryToken } from '@nestjs/typeorm';
@@ -17,6 +17,7 @@ describe('CheckpointsService endpoint policy', () => {
       providers: [
         CheckpointsService,
         { provide: getRepositoryToken(CheckpointEntity), useValue: { insert } },
+        { provide: getRepositoryToken(AdapterPlacementEntity), useValue: {} },
         {
           provide: GATEWAY_ENV,
           useValue: gatewayEnv.parse({

@@ -6,7 +6,7 @@ import {
   checkpointModelEndpoints,
   validationFailed,
 } from '@echoloop/platform';
-import { CheckpointEntity, PG_ERROR, pgErrorCode } from '@echoloop/persistence';
+import { AdapterPlacementEntity, CheckpointEntity, PG_ERROR, pgErrorCode } from '@echoloop/persistence';
 import {
   ConflictException,
   Inject,
@@ -31,12 +31,16 @@ export class CheckpointsService implements OnApplicationBootstrap {
   // Changes are announced (CacheChanges): a turn never waits for these, and the ttl bounds a lost announcement.
   private readonly defaults = new TtlCache<'default', CheckpointEntity>(5_000, { serveStale: true });
   private readonly byId = new TtlCache<string, CheckpointEntity>(5_000, { serveStale: true });
+  // The reconciler announces a placement change as a change of its checkpoint (CacheChanges).
+  private readonly served = new TtlCache<string, boolean>(5_000, { serveStale: true });
   private readonly logger = new Logger(CheckpointsService.name);
   /** Where endpoints may be and which variables their keys may come from (CHECKPOINT_* variables). */
   private readonly endpointPolicy;
 
   constructor(
     @InjectRepository(CheckpointEntity) private readonly checkpoints: Repository<CheckpointEntity>,
+    @InjectRepository(AdapterPlacementEntity)
+    private readonly adapterPlacements: Repository<AdapterPlacementEntity>,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
   ) {
     this.endpointPolicy = checkpointEndpointPolicy(env);
@@ -66,8 +70,36 @@ export class CheckpointsService implements OnApplicationBootstrap {
    */
   forget(id?: string): void {
     this.defaults.delete('default');
-    if (id === undefined) this.byId.clear();
-    else this.byId.delete(id);
+    if (id === undefined) {
+      this.byId.clear();
+      this.served.clear();
+    } else {
+      this.byId.delete(id);
+      this.served.delete(id);
+    }
+  }
+
+  /**
+   * Whether a turn can go to this checkpoint now: a base model always; a LoRA adapter when the adapter reconciler
+   * saw it loaded on at least one of its endpoints (the client rotates past an endpoint that answers 404).
+   */
+  async servable(checkpoint: CheckpointEntity): Promise<boolean> {
+    if (checkpoint.adapterPath === null) return true;
+    return this.served.get(checkpoint.id, (id) =>
+      this.adapterPlacements.existsBy({ checkpointId: id, state: 'loaded' }),
+    );
+  }
+
+  /** Where adapters are served (all, or one checkpoint's), by checkpoint id. */
+  async placements(id?: string): Promise<Map<string, AdapterPlacementEntity[]>> {
+    const rows = await this.adapterPlacements.find({
+      ...(id !== undefined && { where: { checkpointId: id } }),
+      order: { baseUrl: 'ASC' },
+    });
+    const byCheckpoint = new Map<string, AdapterPlacementEntity[]>();
+    for (const row of rows)
+      byCheckpoint.set(row.checkpointId, [...(byCheckpoint.get(row.checkpointId) ?? []), row]);
+    return byCheckpoint;
   }
 
   /** For the hot path (an experiment arm's checkpoint on every turn): cached like the default. */

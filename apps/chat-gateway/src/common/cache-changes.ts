@@ -1,3 +1,4 @@
+import { CACHE_CHANGES_CHANNEL } from '@echoloop/persistence';
 import { PgListener } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
@@ -5,9 +6,6 @@ import { CheckpointsService } from '../checkpoints/checkpoints.service';
 import { TurnInputsCache } from '../chat/turn-inputs-cache';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { ExperimentRouter } from '../experiments/experiment-router';
-
-/** Sent by triggers on `checkpoints`, `characters` and `experiments` (migration GatewayCluster), as `kind:id`. */
-export const CACHE_CHANGES_CHANNEL = 'echoloop_cache_changes';
 
 /**
  * Drops this process's cached copy of a checkpoint, the running experiment, or the turn guesses that carry a

@@ -1,5 +1,6 @@
 import { assignArm } from '@echoloop/experiments';
 import type { CheckpointEntity, ExperimentEntity } from '@echoloop/persistence';
+import { MetricsService } from '@echoloop/platform';
 import { Test } from '@nestjs/testing';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
 import { ExperimentRouter } from './experiment-router';
@@ -21,6 +22,11 @@ function running(overrides: Partial<ExperimentEntity> = {}): ExperimentEntity {
   } as ExperimentEntity;
 }
 
+async function metricValue(metrics: MetricsService, name: string): Promise<number> {
+  const metric = await metrics.registry.getSingleMetric(name)?.get();
+  return (metric?.values ?? []).reduce((sum, v) => sum + v.value, 0);
+}
+
 async function setUp(experiment: ExperimentEntity | null) {
   const repository = {
     findRunning: jest.fn(async () => experiment),
@@ -32,15 +38,22 @@ async function setUp(experiment: ExperimentEntity | null) {
   const checkpoints = {
     defaultCheckpoint: jest.fn(async () => DEFAULT),
     cached: jest.fn(async (id: string) => ({ id }) as CheckpointEntity),
+    servable: jest.fn(async (_checkpoint: CheckpointEntity) => true),
   };
   const module = await Test.createTestingModule({
     providers: [
       ExperimentRouter,
       { provide: ExperimentsRepository, useValue: repository },
       { provide: CheckpointsService, useValue: checkpoints },
+      { provide: MetricsService, useValue: new MetricsService('test') },
     ],
   }).compile();
-  return { router: module.get(ExperimentRouter), repository, checkpoints };
+  return {
+    router: module.get(ExperimentRouter),
+    repository,
+    checkpoints,
+    metrics: module.get(MetricsService),
+  };
 }
 
 describe('ExperimentRouter', () => {
@@ -67,6 +80,22 @@ describe('ExperimentRouter', () => {
       armId,
     });
     expect(repository.recordAssignment).toHaveBeenCalledWith('e1', 'u1', armId);
+  });
+
+  it('sends an arm whose adapter no endpoint serves to the default, outside the experiment, and counts it', async () => {
+    const experiment = running({ arms: [{ id: 'lora', checkpointId: 'lora-7', weight: 1, control: true }] });
+    const { router, checkpoints, metrics } = await setUp(experiment);
+    checkpoints.servable.mockImplementation(async (c: CheckpointEntity) => c.id !== 'lora-7');
+
+    await expect(router.route('u1')).resolves.toEqual({
+      checkpoint: DEFAULT,
+      experimentId: null,
+      armId: null,
+    });
+    expect(await metricValue(metrics, 'experiment_adapter_fallbacks_total')).toBe(1);
+    // Served again: the arm answers.
+    checkpoints.servable.mockResolvedValue(true);
+    await expect(router.route('u1')).resolves.toMatchObject({ experimentId: 'e1', armId: 'lora' });
   });
 
   it('keeps the recorded arm over the one the current weights give', async () => {

@@ -67,6 +67,7 @@ function checkpoint(overrides: Partial<CheckpointEntity> = {}): CheckpointEntity
     id: 'rl-1',
     modelName: 'adapter-1',
     endpoints: [{ baseUrl: 'http://127.0.0.1:18000/v1' }],
+    adapterPath: '/adapters/rl-1',
     decoding: {},
     contextTokens: 4096,
     status: 'candidate',

@@ -66,7 +66,7 @@ export class JudgeClient {
       const failure = deadline.aborted
         ? new ModelError('model_timeout', `no answer within ${this.options.timeoutMs} ms`, true)
         : connectionError(error);
-      if (failure.code === 'model_rejected') lease.release();
+      if (failure.code === 'model_rejected' || failure.code === 'model_not_served') lease.release();
       else lease.fail();
       throw failure;
     } finally {

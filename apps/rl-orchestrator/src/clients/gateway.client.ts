@@ -10,6 +10,8 @@ export interface CheckpointView {
   endpoints: CheckpointEndpoint[];
   decoding: DecodingParameters;
   contextTokens: number;
+  /** The LoRA folder its endpoints load; null for a base model. */
+  adapterPath: string | null;
   status: string;
   isDefault: boolean;
 }

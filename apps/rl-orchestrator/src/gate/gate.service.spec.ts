@@ -14,6 +14,7 @@ const checkpoint = (id: string): CheckpointView => ({
   id,
   modelName: id,
   endpoints: [{ baseUrl: 'http://127.0.0.1:18000/v1' }],
+  adapterPath: id === 'base' ? null : `/adapters/${id}`,
   decoding: {},
   contextTokens: 4096,
   status: 'active',

@@ -8,7 +8,8 @@ import type { OrchestratorEnv } from '../env';
 import { GateService, type GateResult } from '../gate/gate.service';
 import { JOB_RUNNER, type JobRunner } from '../runners/job-runner';
 import { type Hyperparameters, JOB_TEMPLATES, type TemplateName } from '../runners/job-templates';
-import { AdapterServing } from '../serving/adapter-serving';
+import { AdapterPlacementsRepository } from '../serving/adapter-placements.repository';
+import { AdapterReconciler } from '../serving/adapter-reconciler';
 import { type Snapshot, SnapshotBuilder, type SnapshotOutcome } from '../snapshot/snapshot-builder';
 import { ORCHESTRATOR_ENV } from '../tokens';
 import { JobFailure } from './job-failure';
@@ -35,7 +36,8 @@ export class RefreshStages {
     private readonly snapshots: SnapshotBuilder,
     @Inject(JOB_RUNNER) private readonly runner: JobRunner,
     private readonly gateway: GatewayClient,
-    private readonly adapters: AdapterServing,
+    private readonly reconciler: AdapterReconciler,
+    private readonly placements: AdapterPlacementsRepository,
     private readonly gates: GateService,
     @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -124,8 +126,9 @@ export class RefreshStages {
   }
 
   /**
-   * Loads the adapter into every endpoint of the default checkpoint under a new versioned name, then registers it
-   * as a candidate checkpoint. Load first: a registered checkpoint is always servable.
+   * Registers the adapter as a candidate checkpoint on the default's endpoints, and waits until the adapter
+   * reconciler has it loaded on every one. A refusal retires the candidate (the reconciler unloads it wherever it
+   * landed); an endpoint away is a transient error (the stage is tried again).
    */
   async serve(job: RlJobEntity): Promise<{ checkpointId: string; serving: Serving }> {
     const adapter = (job.output?.['adapters'] as { format: string; path: string }[] | undefined)?.find(
@@ -141,21 +144,41 @@ export class RefreshStages {
       defaultCheckpointId: current.id,
     };
     try {
-      await this.adapters.load(name, adapter.path, current.endpoints);
-    } catch (error) {
-      throw asFailure('load_failed', error);
-    }
-    try {
       await this.gateway.registerCheckpoint({
         id: name,
         modelName: name,
+        adapterPath: adapter.path,
         endpoints: current.endpoints,
         decoding: current.decoding,
         contextTokens: current.contextTokens,
       });
     } catch (error) {
-      await this.adapters.unload(name, current.endpoints);
-      throw asFailure('register_failed', error);
+      // A step tried again after its registration landed finds its own checkpoint.
+      if (!(error instanceof ServiceCallError && error.status === 409))
+        throw asFailure('register_failed', error);
+    }
+    if ((await this.reconciler.reconcile()) === 'busy') {
+      throw new ServiceCallError('adapter reconciler', null, 'another replica is reconciling adapters');
+    }
+    const placements = await this.placements.of(name);
+    const refused = placements.find((p) => p.state === 'failed');
+    if (refused) {
+      await this.retireCheckpoint(name);
+      throw new JobFailure(
+        'load_failed',
+        `loading ${name} into ${refused.baseUrl} failed: ${refused.detail}`,
+      );
+    }
+    const missing = current.endpoints.filter(
+      (e) => !placements.some((p) => p.baseUrl === e.baseUrl && p.state === 'loaded'),
+    );
+    if (missing.length > 0) {
+      const detail = placements.find((p) => p.state === 'missing')?.detail ?? 'not loaded yet';
+      throw new ServiceCallError(
+        'model server',
+        null,
+        `${name} is not loaded on ${missing[0]?.baseUrl}: ${detail}`,
+      );
     }
     return { checkpointId: name, serving: entry };
   }
@@ -204,17 +227,22 @@ export class RefreshStages {
     }
   }
 
-  /** Takes a candidate out of production: unloaded everywhere, its checkpoint retired. Never touches the default. */
+  /**
+   * Takes a candidate out of production: its checkpoint retired, so the reconciler unloads its adapter everywhere
+   * (asked now, not at its next period). Never touches the default.
+   */
   async retire(job: RlJobEntity): Promise<void> {
-    const entry = serving(job);
-    if (!entry) return;
-    await this.adapters.unload(entry.adapterName, entry.endpoints);
-    if (job.checkpointId) {
-      await this.gateway.retireCheckpoint(job.checkpointId).catch((error: unknown) => {
-        if (error instanceof ServiceCallError && error.status === 404) return;
-        throw error;
-      });
-    }
+    const id = job.checkpointId ?? serving(job)?.adapterName;
+    if (!id) return;
+    await this.retireCheckpoint(id);
+  }
+
+  private async retireCheckpoint(id: string): Promise<void> {
+    await this.gateway.retireCheckpoint(id).catch((error: unknown) => {
+      if (error instanceof ServiceCallError && error.status === 404) return;
+      throw error;
+    });
+    await this.reconciler.reconcile();
   }
 
   /**

@@ -156,7 +156,7 @@ describe('ChatCompletionsTransport', () => {
     expect(s.connections()).toBe(1);
     status = 404;
     await expect(transport.complete({ model: 'x' }, signal)).rejects.toMatchObject({
-      code: 'model_rejected',
+      code: 'model_not_served',
       message: '404 no such model',
     });
   });

@@ -113,7 +113,9 @@ export class ChatModelClient {
         return;
       } catch (error) {
         const failure = connectionError(error);
-        if (failure.code === 'cancelled' || failure.code === 'model_rejected') lease.release();
+        // The endpoint answered: it is healthy, whatever it said (a 404 only means it lacks the adapter now).
+        const answered = ['cancelled', 'model_rejected', 'model_not_served'].includes(failure.code);
+        if (answered) lease.release();
         else lease.fail();
         if (failure.code === 'cancelled') throw failure;
         if (delivered) throw new ModelError('model_stream_broken', failure.message, true, failure.status);

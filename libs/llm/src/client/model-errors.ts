@@ -4,6 +4,7 @@ export type ModelErrorCode =
   | 'model_timeout' // no first token, or the stream went quiet, within the configured time
   | 'model_unavailable' // connection refused/reset, 5xx, 429, or the circuit is open
   | 'model_rejected' // the server refused the request itself (4xx): retrying will not help
+  | 'model_not_served' // 404: the endpoint does not serve that model now (an adapter not loaded again yet)
   | 'model_stream_broken' // the stream failed after tokens were already delivered
   | 'cancelled'; // the caller aborted
 
@@ -21,7 +22,11 @@ export class ModelError extends Error {
   }
 }
 
-/** An OpenAI-compatible server's error answer: its own message (never the request), retryable for 5xx, 429, 408. */
+/**
+ * An OpenAI-compatible server's error answer: its own message (never the request), retryable for 5xx, 429, 408,
+ * and for 404: the model is not served there now (vLLM forgets runtime-loaded adapters when it restarts, until the
+ * adapter reconciler loads them again), so another endpoint or a later try may have it.
+ */
 export function modelErrorForStatus(status: number, body: string): ModelError {
   let message = `the model server answered ${status}`;
   try {
@@ -34,6 +39,7 @@ export function modelErrorForStatus(status: number, body: string): ModelError {
   } catch {
     // not JSON: the status says enough
   }
+  if (status === 404) return new ModelError('model_not_served', message, true, status);
   const retryable = status >= 500 || status === 429 || status === 408;
   return new ModelError(retryable ? 'model_unavailable' : 'model_rejected', message, retryable, status);
 }

@@ -31,6 +31,13 @@ export class CheckpointEntity {
   @Column({ type: 'jsonb' })
   endpoints!: CheckpointEndpoint[];
 
+  /**
+   * The LoRA adapter's folder (PEFT) that every endpoint loads under `modelName`; null for a model the endpoints
+   * serve from their own start-up (the base). The adapter reconciler keeps it loaded while it is wanted.
+   */
+  @Column({ name: 'adapter_path', type: 'text', nullable: true })
+  adapterPath!: string | null;
+
   @Column({ type: 'jsonb', default: () => "'{}'" })
   decoding!: DecodingParameters;
 

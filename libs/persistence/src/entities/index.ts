@@ -1,4 +1,5 @@
 import { AccountAuditEntity } from './account-audit.entity';
+import { AdapterPlacementEntity } from './adapter-placement.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { CharacterAssetEntity } from './character-asset.entity';
 import { CharacterEntity } from './character.entity';
@@ -26,6 +27,11 @@ import { UserProfileEntity } from './user-profile.entity';
 import { UserEntity } from './user.entity';
 
 export { ACCOUNT_AUDIT_ACTORS, AccountAuditEntity, type AccountAuditActor } from './account-audit.entity';
+export {
+  ADAPTER_PLACEMENT_STATES,
+  AdapterPlacementEntity,
+  type AdapterPlacementState,
+} from './adapter-placement.entity';
 export { API_KEY_SERVICES, ApiKeyEntity, type ApiKeyService } from './api-key.entity';
 export { CharacterAssetEntity } from './character-asset.entity';
 export { CharacterEntity, type CardSpec } from './character.entity';
@@ -118,4 +124,5 @@ export const ENTITIES = [
   RlJobEntity,
   RlTriggerDecisionEntity,
   TurnGateEntity,
+  AdapterPlacementEntity,
 ];

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { insertApiKey } from '../api-keys/insert-api-key';
 import { type ChatFixture, startChatFixture } from '../chat/chat-fixture';
-import { BASE_MODEL, call, MODEL_URL, ROOT } from './refresh-fixture';
+import { BASE_MODEL, call, MODEL_URL, ROOT, unloadAdaptersOf } from './refresh-fixture';
 
 const served = async (): Promise<string[]> =>
   ((await call(MODEL_URL, 'GET', '/models')).body.data as { id: string; parent: string | null }[])
@@ -86,6 +86,7 @@ describe('the model engine killed and restarted during an experiment', () => {
   afterAll(async () => {
     if (!(await served().catch(() => null))) await stackComponentAsync('model', 'up');
     await orchestrator?.stop();
+    if (f) await unloadAdaptersOf(f.db);
     await f?.close();
     await rm(adapterDir, { recursive: true, force: true });
   }, 300_000);

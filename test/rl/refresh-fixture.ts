@@ -56,6 +56,19 @@ export async function call(
   return { status: res.status, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
 }
 
+/**
+ * Unloads from the stack's engine every adapter named after one of this database's checkpoints: the engine outlives
+ * the test's database, and nothing else would ever unload them.
+ */
+export async function unloadAdaptersOf(db: { query(sql: string): Promise<unknown> }): Promise<void> {
+  const rows = (await db.query(`SELECT model_name FROM checkpoints WHERE adapter_path IS NOT NULL`)) as {
+    model_name: string;
+  }[];
+  for (const { model_name: name } of rows) {
+    await call(MODEL_URL, 'POST', '/unload_lora_adapter', { body: { lora_name: name } });
+  }
+}
+
 /** A user in distress, a warm reply the user kept and a dismissive one they swiped away. */
 const EXCHANGES = [
   [
@@ -223,6 +236,7 @@ export async function startRefreshFixture(): Promise<RefreshFixture> {
     },
     async close() {
       await Promise.allSettled(orchestrators.map((o) => o.stop()));
+      await unloadAdaptersOf(db);
       await Promise.allSettled([gateway.stop(), evalRunner.stop()]);
       await simulator.close();
       await labeller.close();

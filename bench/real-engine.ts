@@ -2,10 +2,10 @@
 // same engine, so both meet the machine in the same moment. Prints first token and tokens per second of each, and
 // writes bench/results/real-engine.json with the command, date, machine and every sample.
 //
-//   npm run bench:real-engine -- --llm-url http://127.0.0.1:18100/v1
+//   npm run bench:real-engine [-- --llm-url http://127.0.0.1:18000/v1]
 //     [--model smollm2-135m-instruct] [--turns 15] [--max-tokens 48] [--out FILE]
 //
-// Needs the local stack and the engine: tools/stack/stack.sh up postgres kafka; tools/stack/vllm.sh up.
+// Needs the local stack with its engine: tools/stack/stack.sh up postgres kafka model.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import { startEcholoopGateway } from './turn-path-targets';
 
 const { values } = parseArgs({
   options: {
-    'llm-url': { type: 'string', default: 'http://127.0.0.1:18100/v1' },
+    'llm-url': { type: 'string', default: 'http://127.0.0.1:18000/v1' },
     model: { type: 'string', default: 'smollm2-135m-instruct' },
     turns: { type: 'string', default: '15' },
     'max-tokens': { type: 'string', default: '48' },

@@ -87,6 +87,7 @@ export async function socketTurn(
   user: BenchUser,
   clientMessageId: string,
   timeoutMs = 120_000,
+  content = 'hello',
 ): Promise<StreamTiming> {
   const clock = new TokenClock();
   const onDelta = () => clock.token();
@@ -99,7 +100,7 @@ export async function socketTurn(
       user.socket.once('message:error', (error: { code: string }) => reject(new Error(error.code)));
       user.socket.emit('message:send', {
         conversationId: user.conversationId,
-        content: 'hello',
+        content,
         clientMessageId,
       });
     });

@@ -1,4 +1,4 @@
-import { port, serviceEnv } from '@echoloop/config';
+import { flag, port, serviceEnv } from '@echoloop/config';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -22,7 +22,13 @@ export const labellerEnv = serviceEnv.extend({
   JUDGE_TIMEOUT_MS: positiveInt(30_000),
   /** Extra attempts after a transient judge failure (5xx, timeout, connection), with exponential backoff. */
   JUDGE_RETRIES: z.coerce.number().int().min(0).default(2),
-  JUDGE_MAX_TOKENS: positiveInt(512),
+  /** A judge's answer is one short rationale and its verdict (JUDGE_CONSTRAIN_ANSWERS): about 150 tokens. */
+  JUDGE_MAX_TOKENS: positiveInt(256),
+  /**
+   * Constrain each judge's answer to the shape its parser reads (vLLM structured outputs, a regular expression):
+   * short, and never unreadable. `false` for a judge server without structured outputs.
+   */
+  JUDGE_CONSTRAIN_ANSWERS: flag(true),
   /** A turn with no next user message after this long counts as the user having left. */
   LEAVE_AFTER_MS: positiveInt(30 * 60_000),
   LEAVE_SWEEP_MS: positiveInt(15_000),

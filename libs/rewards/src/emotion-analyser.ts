@@ -1,6 +1,7 @@
 import { type ChatMessage } from './chat-message';
 import { type Parsed } from './parsed';
 import { stripThink } from './think';
+import { RATIONALE_MAX_CHARS } from './verdict';
 import { MATERIAL_NOT_INSTRUCTIONS, section, transcript } from './transcript';
 
 export interface EmotionAnalyserInput {
@@ -51,6 +52,14 @@ export function emotionAnalyserMessages(input: EmotionAnalyserInput): ChatMessag
 }
 
 const CHANGE_LINE = /^\s*\**\s*change\s*\**\s*[:：](.*)$/i;
+
+/**
+ * The answer parseEmotionDelta reads, as a regular expression for the analyser's structured output: one line of
+ * rationale, then `Change: <signed integer>`.
+ */
+export function emotionChangePattern(): string {
+  return `[^\n]{1,${RATIONALE_MAX_CHARS}}\nChange: [+-]?[0-9]{1,3}`;
+}
 
 /**
  * Reads the last `Change:` line: its first signed integer, clamped to ±maxDelta as SAGE does (`rawDelta` keeps the

@@ -1,7 +1,12 @@
 export { COMPONENTS, type RewardComponent } from './components';
 export { compositeReward, type CompositeReward } from './composite';
 export { DEFAULT_REWARD_CONFIG, parseRewardConfig, type RewardConfig, rewardConfigSchema } from './config';
-export { emotionAnalyserMessages, type EmotionAnalyserInput, parseEmotionDelta } from './emotion-analyser';
+export {
+  emotionAnalyserMessages,
+  emotionChangePattern,
+  type EmotionAnalyserInput,
+  parseEmotionDelta,
+} from './emotion-analyser';
 export {
   applyEmotionDelta,
   EMOTION_BUCKETS,
@@ -30,4 +35,4 @@ export { type Parsed } from './parsed';
 export { type ProcessFailure, type ProcessInput, processGate } from './process-gate';
 export { sampledFor } from './sampling';
 export { stripThink } from './think';
-export { parseVerdict } from './verdict';
+export { parseVerdict, RATIONALE_MAX_CHARS, verdictPattern } from './verdict';

@@ -3,6 +3,19 @@ import { stripThink } from './think';
 
 const VERDICT_LINE = /^\s*\**\s*(verdict|label)\s*\**\s*[:：]\s*\**\s*([\w-]+)/i;
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The most a constrained judge may write before its verdict line (about 100 tokens). */
+export const RATIONALE_MAX_CHARS = 400;
+
+/**
+ * The answer parseVerdict reads, as a regular expression for a judge's structured output: one line of rationale,
+ * then `Verdict: <one of labels>`.
+ */
+export function verdictPattern(labels: readonly string[]): string {
+  return `[^\n]{1,${RATIONALE_MAX_CHARS}}\nVerdict: (${labels.map(escapeRegExp).join('|')})`;
+}
+
 /**
  * Reads the last `Verdict: <label>` (or `Label:`) line of a GenRM answer. The label is matched case-insensitively
  * and returned in the spelling of `labels`; the reasoning is the text before that line.

@@ -12,6 +12,7 @@ const flags = z.object({
   concurrency: count(2),
   'threshold-pairs': count(12),
   'min-pairs': count(6),
+  refreshes: count(1),
   out: z.string().min(1).optional(),
   judges: z.enum(['lexicon', 'local']).default('lexicon'),
 });
@@ -24,6 +25,8 @@ export interface LoopConfig {
   thresholdPairs: number;
   thresholdPollSeconds: number;
   minPairs: number;
+  /** Refreshes in a row: the threshold's, then more by hand, each after stopping the running experiment. */
+  refreshes: number;
   modelUrl: string;
   rayUrl: string;
   baseModel: string;
@@ -35,7 +38,7 @@ export interface LoopConfig {
   judges: 'lexicon' | 'local';
 }
 
-/** `./echoloop loop [--users 20] [--steps 24] [--routing-users 6] [--concurrency 2] [--judges lexicon|local] [--out FILE]` */
+/** `./echoloop loop [--users 20] [--steps 24] [--routing-users 6] [--concurrency 2] [--refreshes 1] [--judges lexicon|local] [--out FILE]` */
 export function loopConfig(argv: string[]): LoopConfig {
   const { values } = parseArgs({
     args: argv,
@@ -46,6 +49,7 @@ export function loopConfig(argv: string[]): LoopConfig {
       concurrency: { type: 'string' },
       'threshold-pairs': { type: 'string' },
       'min-pairs': { type: 'string' },
+      refreshes: { type: 'string' },
       out: { type: 'string' },
       judges: { type: 'string' },
     },
@@ -60,6 +64,7 @@ export function loopConfig(argv: string[]): LoopConfig {
     thresholdPairs: f['threshold-pairs'],
     thresholdPollSeconds: 2,
     minPairs: f['min-pairs'],
+    refreshes: f.refreshes,
     modelUrl: process.env['MODEL_BASE_URL'] ?? 'http://127.0.0.1:18000/v1',
     rayUrl: process.env['RAY_DASHBOARD_URL'] ?? 'http://127.0.0.1:8265',
     baseModel: 'smollm2-135m-instruct',

@@ -1,6 +1,6 @@
 // The whole local RL loop for real, stage by stage with progress, ending with a short report:
 //   ./echoloop loop [--users 20] [--steps 24] [--routing-users 6] [--concurrency 2] [--threshold-pairs 12]
-//                   [--min-pairs 6] [--out reports/rl-loop-<time>.json]
+//                   [--min-pairs 6] [--refreshes 1] [--out reports/rl-loop-<time>.json]
 // stack -> fresh database -> services -> simulated users (swipes) -> labelling -> refresh (trigger, training,
 // serving, gate, experiment) -> routing -> report (also written as JSON, with each stage's wall time and peak RSS).
 import { progressReporter } from '@echoloop/platform';
@@ -12,6 +12,7 @@ import { errorText, say } from './output';
 import { trainProfiles } from './profiles';
 import { followRefresh } from './refresh';
 import { greedy, type LoopReport, PROMPT, printReport, summarizeJob, writeReport } from './report';
+import { repeatRefreshes } from './repeat-refreshes';
 import { routeUsers } from './routing';
 import { startServices, stopServices } from './services';
 import { type Endpoints, pool, simulateUser } from './simulated-users';
@@ -87,6 +88,18 @@ async function main(): Promise<void> {
       return arms;
     });
 
+    const repeated =
+      config.refreshes > 1
+        ? await stages.run('refreshes', () =>
+            repeatRefreshes(
+              config,
+              { orchestrator: services.orchestrator.url, gateway: services.gateway.url },
+              data.apiKey,
+              stages,
+            ),
+          )
+        : undefined;
+
     const report: LoopReport = await stages.run('report', async () => {
       const candidate = job.checkpointId ?? '';
       const prompt = {
@@ -95,11 +108,12 @@ async function main(): Promise<void> {
         candidate: await greedy(config.modelUrl, candidate),
       };
       await stopServices();
-      // The model server holds a few adapters at most: this run's candidate is no longer needed there.
-      await call(config.modelUrl, 'POST', '/unload_lora_adapter', { body: { lora_name: candidate } }).then(
-        () => say('report', `unloaded ${candidate} from the model server`),
-        (error: unknown) => say('report', `could not unload ${candidate}: ${errorText(error)}`),
-      );
+      // The engine outlives this run's database (the next run drops it): nothing would unload its adapters.
+      for (const name of await adapterNames(data.db)) {
+        await call(config.modelUrl, 'POST', '/unload_lora_adapter', { body: { lora_name: name } }).catch(
+          (error: unknown) => say('report', `could not unload ${name}: ${errorText(error)}`),
+        );
+      }
       return {
         ...partial(),
         finishedAt: new Date().toISOString(),
@@ -107,6 +121,7 @@ async function main(): Promise<void> {
         ...summarizeJob(job),
         routing,
         prompt,
+        ...(repeated && { refreshes: repeated }),
       };
     });
     writeReport(report, config.reportPath);
@@ -120,6 +135,13 @@ async function main(): Promise<void> {
     stages.stop();
     await stopServices();
   }
+}
+
+async function adapterNames(db: { query(sql: string): Promise<unknown> }): Promise<string[]> {
+  const rows = (await db.query('SELECT model_name FROM checkpoints WHERE adapter_path IS NOT NULL')) as {
+    model_name: string;
+  }[];
+  return rows.map((r) => r.model_name);
 }
 
 void main().catch((error: unknown) => {

@@ -46,9 +46,28 @@ export async function followRefresh(
   const decision = decisions.find((d) => d.jobId === id && d.decision === 'started');
   say('refresh', `trigger: ${decision?.trigger ?? '?'} (${decision?.reason ?? 'no decision recorded'})`);
 
+  const startedAt = Date.now();
+  const job = await followJob(rl, id, stages);
+  say('refresh', `ended ${job.status} after ${seconds(Date.now() - startedAt)} s of following`);
+  if (job.gate) printGate(job.gate);
+  if (job.status !== 'succeeded') {
+    say('refresh', `reason: ${job.reason ?? 'none given'}`);
+    say('refresh', `logs tail:\n${job.logsTail ?? '(none)'}`);
+    throw new Error(`the refresh ${job.status}: ${job.reason ?? 'no reason'}`);
+  }
+  say('refresh', `candidate ${job.checkpointId} serving as ${job.output?.serving?.adapterName ?? '?'}`);
+  say('refresh', `experiment ${job.experimentId}`);
+  return job;
+}
+
+/** Follows one job from status to status, its training curve as it grows, until it ends; returns it as it ended. */
+export async function followJob(
+  rl: <T>(method: string, route: string, body?: unknown) => Promise<T>,
+  id: string,
+  stages: StageRunner,
+): Promise<RlJob> {
   let status = '';
   let shown = 0;
-  const startedAt = Date.now();
   const job = await waitFor(
     async () => {
       const current = await rl<RlJob>('GET', `/v1/rl/jobs/${id}`);
@@ -72,15 +91,6 @@ export async function followRefresh(
     },
     { timeoutMs: 3_600_000, intervalMs: 1_000, what: `RL job ${id} to end` },
   );
-  say('refresh', `ended ${job.status} after ${seconds(Date.now() - startedAt)} s of following`);
-  if (job.gate) printGate(job.gate);
-  if (job.status !== 'succeeded') {
-    say('refresh', `reason: ${job.reason ?? 'none given'}`);
-    say('refresh', `logs tail:\n${job.logsTail ?? '(none)'}`);
-    throw new Error(`the refresh ${job.status}: ${job.reason ?? 'no reason'}`);
-  }
-  say('refresh', `candidate ${job.checkpointId} serving as ${job.output?.serving?.adapterName ?? '?'}`);
-  say('refresh', `experiment ${job.experimentId}`);
   return job;
 }
 

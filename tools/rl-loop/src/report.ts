@@ -1,3 +1,4 @@
+import type { RepeatedRefreshes } from './repeat-refreshes';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { call } from './http';
@@ -24,6 +25,8 @@ export async function greedy(modelUrl: string, model: string): Promise<string> {
 
 export interface LoopReport {
   runId: string;
+  /** With --refreshes N > 1: the further refreshes and whether the engine serves exactly what is wanted after. */
+  refreshes?: RepeatedRefreshes;
   startedAt: string;
   finishedAt: string;
   users: { simulated: number; swipesKept: number; ties: number };

@@ -83,6 +83,6 @@ export class JudgeBatcher {
 }
 
 /** Calls batch together when everything but their messages is the same. */
-function batchKey({ model, maxTokens, temperature, stop, responseFormat }: ChatRequest): string {
-  return JSON.stringify([model, maxTokens, temperature, stop, responseFormat]);
+function batchKey({ model, maxTokens, temperature, stop, responseFormat, pattern }: ChatRequest): string {
+  return JSON.stringify([model, maxTokens, temperature, stop, responseFormat, pattern]);
 }

@@ -89,6 +89,7 @@ function parameters(request: ChatRequest) {
     ...(request.stop?.length && { stop: request.stop }),
     ...(request.responseFormat && { response_format: request.responseFormat }),
     ...(request.priority && { priority: request.priority }),
+    ...(request.pattern && { structured_outputs: { regex: request.pattern } }),
   };
 }
 

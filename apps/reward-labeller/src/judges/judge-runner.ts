@@ -21,6 +21,8 @@ export interface JudgeCall<T> {
   parse: (text: string) => Parsed<T>;
   /** The line appended to the request when the first answer could not be parsed. */
   correction: (detail: string) => string;
+  /** A regular expression of the answer `parse` reads (sent when JUDGE_CONSTRAIN_ANSWERS is on). */
+  pattern?: string;
 }
 
 export type JudgeOutcome<T> =
@@ -94,6 +96,7 @@ export class JudgeRunner implements OnApplicationShutdown {
       maxTokens: this.env.JUDGE_MAX_TOKENS,
       temperature: 0,
       priority: MODEL_PRIORITY.scoring,
+      ...(this.env.JUDGE_CONSTRAIN_ANSWERS && call.pattern !== undefined && { pattern: call.pattern }),
     };
     for (let attempt = 0; ; attempt++) {
       try {

@@ -16,6 +16,8 @@ import {
   liveEmotionReward,
   parseEmotionDelta,
   parseVerdict,
+  verdictPattern,
+  emotionChangePattern,
   processGate,
   type RewardConfig,
 } from '@echoloop/rewards';
@@ -65,6 +67,7 @@ export class ComponentJudges {
       messages: () => empathyJudgeMessages({ history: turn.history, reply: turn.reply, reference }),
       parse: (text) => parseVerdict(text, labels),
       correction: correction(labels.join(', ')),
+      pattern: verdictPattern(labels),
     });
     if (!outcome.ok) return failed(base, outcome);
     const value = empathyReward(outcome.value.label, mode, gate, config);
@@ -86,6 +89,7 @@ export class ComponentJudges {
       messages: () => humanlikeJudgeMessages({ history: turn.history, reply: turn.reply }),
       parse: (text) => parseVerdict(text, labels),
       correction: correction(labels.join(', ')),
+      pattern: verdictPattern(labels),
     });
     if (!outcome.ok) return failed(base, outcome);
     return {
@@ -120,6 +124,7 @@ export class ComponentJudges {
       parse: (text) => parseEmotionDelta(text, config.liveEmotion.maxDelta),
       correction: () =>
         'Your answer could not be read. End with one line "Change: <signed integer>", for example "Change: -3".',
+      pattern: emotionChangePattern(),
     });
     if (!outcome.ok) return { draft: failed(base, outcome), scoreAfter: null };
     const { delta, rawDelta, reasoning } = outcome.value;

@@ -21,6 +21,11 @@ export interface ChatRequest {
   responseFormat?: ResponseFormat;
   /** vLLM's scheduling priority (see MODEL_PRIORITY): lower is served first. A user's reply leaves it unset. */
   priority?: number;
+  /**
+   * A regular expression the whole answer must match (vLLM structured outputs, `structured_outputs.regex`): a judge
+   * gets its short rationale and a readable verdict instead of running to its token limit.
+   */
+  pattern?: string;
 }
 
 /**
@@ -187,6 +192,7 @@ export class ChatModelClient {
         ...(request.stop?.length && { stop: request.stop }),
         ...(request.responseFormat && { response_format: request.responseFormat }),
         ...(request.priority && { priority: request.priority }),
+        ...(request.pattern && { structured_outputs: { regex: request.pattern } }),
       };
       let finishReason: FinishReason = 'stop';
       let finished = false;

@@ -1,0 +1,159 @@
+// One user chatting with the running product (`./echoloop up`: every app on the real vLLM engine) while the
+// background work their own turns cause runs on the same engine: the reward labeller's judges, deep persona
+// extraction, the director, summaries. A message every few seconds for some minutes; first token of each reply
+// and every error, by code. Writes bench/results/lone-user.json with the command, date, machine and samples.
+//
+//   npm run bench:lone-user [-- --gateway http://127.0.0.1:3000 --engine http://127.0.0.1:18000/v1
+//     --minutes 5 --every 4 --label priority]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatTable, log, ROOT } from './bench-env';
+import { createUsers, socketTurn } from './stream-clients';
+
+const { values } = parseArgs({
+  options: {
+    gateway: { type: 'string', default: 'http://127.0.0.1:3000' },
+    engine: { type: 'string', default: 'http://127.0.0.1:18000/v1' },
+    minutes: { type: 'string', default: '5' },
+    every: { type: 'string', default: '4' },
+    /** What this run measures (e.g. the engine's scheduling policy), kept in the results. */
+    label: { type: 'string', default: 'priority' },
+    out: { type: 'string', default: path.join(ROOT, 'bench/results/lone-user.json') },
+  },
+});
+
+// What a user in a hard week says: enough for the persona extraction and the director to have work.
+const MESSAGES = [
+  'I had a rough day at work, my manager criticised my report in front of everyone.',
+  'I keep replaying it in my head and I feel stupid.',
+  'I usually plan everything carefully, so it really stung.',
+  'My sister says I take things too personally.',
+  'Maybe she is right, I do worry a lot about what people think.',
+  'I could not sleep well last night either.',
+  'Do you think I should talk to my manager about it?',
+  'I am scared it would make things worse.',
+  'I like quiet evenings, reading helps me calm down.',
+  'Thanks for listening, it helps a bit.',
+];
+
+/** The engine's finished requests so far (vLLM's Prometheus counter, all models summed). */
+async function engineRequests(engine: string): Promise<number> {
+  const text = await (await fetch(`${engine.replace(/\/v1\/?$/, '')}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('vllm:request_success_total'))
+    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+}
+
+/** The first character of the running product, as a signed-in user sees it. */
+async function firstCharacter(gateway: string): Promise<string | undefined> {
+  const registered = await fetch(`${gateway}/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: `lone-user-scout-${Date.now()}@example.com`,
+      password: 'benchmark-password',
+      displayName: 'Scout',
+    }),
+  });
+  const { accessToken } = (await registered.json()) as { accessToken: string };
+  const list = await fetch(`${gateway}/v1/characters`, {
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
+  return ((await list.json()) as { items: { id: string }[] }).items[0]?.id;
+}
+
+const quantile = (sorted: number[], q: number) =>
+  sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN) : NaN;
+
+async function main(): Promise<void> {
+  const minutes = Number(values.minutes);
+  const everyMs = Number(values.every) * 1_000;
+  const characterId = await firstCharacter(values.gateway);
+  if (!characterId) throw new Error(`no character on ${values.gateway} (is it up and seeded?)`);
+  const [user] = await createUsers(values.gateway, 1, characterId);
+  if (!user) throw new Error('no user');
+  const before = await engineRequests(values.engine);
+  const samples: { at: number; ttftMs: number | null; totalMs: number | null; error: string | null }[] = [];
+  const started = Date.now();
+  for (let i = 0; Date.now() - started < minutes * 60_000; i += 1) {
+    const sent = Date.now();
+    try {
+      const t = await socketTurn(user, `lone-${i}-${sent}`, 120_000, MESSAGES[i % MESSAGES.length]);
+      samples.push({ at: sent - started, ttftMs: t.ttftMs, totalMs: t.totalMs, error: null });
+      log(`turn ${i + 1}: first token ${Math.round(t.ttftMs)} ms`);
+    } catch (error) {
+      const code = error instanceof Error ? error.message : String(error);
+      samples.push({ at: sent - started, ttftMs: null, totalMs: null, error: code });
+      log(`turn ${i + 1}: ${code}`);
+    }
+    // A message every few seconds from the moment the last one was sent (at once when its reply took longer).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, sent + everyMs - Date.now())));
+  }
+  user.socket.disconnect();
+  const engineWork = (await engineRequests(values.engine)) - before;
+  const ttft = samples.flatMap((s) => (s.ttftMs === null ? [] : [s.ttftMs])).sort((a, b) => a - b);
+  const errors: Record<string, number> = {};
+  for (const s of samples) if (s.error) errors[s.error] = (errors[s.error] ?? 0) + 1;
+  const row = {
+    label: values.label,
+    turns: samples.length,
+    firstTokenMs: { p50: quantile(ttft, 0.5), p95: quantile(ttft, 0.95), max: quantile(ttft, 1) },
+    errors,
+    modelTimeouts: errors['model_timeout'] ?? 0,
+    engineRequests: engineWork,
+  };
+  process.stdout.write(
+    formatTable(
+      [
+        'run',
+        'turns',
+        'first token p50 ms',
+        'p95 ms',
+        'max ms',
+        'model_timeout',
+        'other errors',
+        'engine requests',
+      ],
+      [
+        [
+          row.label,
+          String(row.turns),
+          String(row.firstTokenMs.p50),
+          String(row.firstTokenMs.p95),
+          String(row.firstTokenMs.max),
+          String(row.modelTimeouts),
+          String(samples.filter((s) => s.error && s.error !== 'model_timeout').length),
+          String(row.engineRequests),
+        ],
+      ],
+    ),
+  );
+  mkdirSync(path.dirname(values.out), { recursive: true });
+  writeFileSync(
+    values.out,
+    `${JSON.stringify(
+      {
+        command: `node -r @swc-node/register bench/lone-user.ts --gateway ${values.gateway} --engine ${values.engine} --minutes ${minutes} --every ${values.every} --label ${values.label}`,
+        date: new Date().toISOString(),
+        machine: {
+          cpus: os.cpus().length,
+          cpu: os.cpus()[0]?.model,
+          memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+        },
+        row,
+        samples,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  log(`wrote ${values.out}`);
+}
+
+main().catch((error: unknown) => {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});

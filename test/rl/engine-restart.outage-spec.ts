@@ -65,8 +65,9 @@ describe('the model engine killed and restarted during an experiment', () => {
       LLM_BASE_URL: MODEL_URL,
       LLM_MODEL: BASE_MODEL,
       LLM_MAX_TOKENS: '12',
-      LLM_FIRST_TOKEN_TIMEOUT_MS: '20000',
-      LLM_IDLE_TIMEOUT_MS: '20000',
+      // A busy CI machine: the engine restarting next to the other suites.
+      LLM_FIRST_TOKEN_TIMEOUT_MS: '45000',
+      LLM_IDLE_TIMEOUT_MS: '45000',
       DIRECTOR_EVERY_USER_TURNS: '0',
     });
     const { key } = await insertApiKey(f.db, {
@@ -181,9 +182,12 @@ describe('the model engine killed and restarted during an experiment', () => {
     await waitFor(
       async () => {
         const res = await send('candidate');
-        return res.status === 201 && res.body.reply.checkpointId === checkpointId;
+        if (res.status === 201 && res.body.reply.checkpointId === checkpointId) return true;
+        throw new Error(
+          `last answer ${res.status} ${res.body.error?.code ?? `from ${res.body.reply?.checkpointId}`}`,
+        );
       },
-      { timeoutMs: 30_000, intervalMs: 1_000, what: 'the candidate arm to answer from its adapter' },
+      { timeoutMs: 120_000, intervalMs: 1_000, what: 'the candidate arm to answer from its adapter' },
     );
     const control = await send('control');
     expect(control.status).toBe(201);

@@ -1,3 +1,4 @@
+import { ModelError } from '@echoloop/llm';
 import { rlJobStatusV1 } from '@echoloop/contracts';
 import {
   RL_JOB_ACTIVE_STATUSES,
@@ -229,11 +230,13 @@ describe('RefreshDriver', () => {
     stages.gate
       .mockRejectedValueOnce(new ServiceCallError('eval-runner', 503, 'unavailable'))
       .mockRejectedValueOnce(new ServiceCallError('eval-runner', null, 'unreachable'))
+      // A model endpoint that went quiet under load (the gate's greedy replies): tried again too.
+      .mockRejectedValueOnce(new ModelError('model_timeout', 'stream idle for 60000 ms', true))
       .mockResolvedValue(PASSED);
     const { jobs, drive } = await setUp(stages);
     await drive();
     expect(jobs.job.status).toBe('succeeded');
-    expect(stages.gate).toHaveBeenCalledTimes(3);
+    expect(stages.gate).toHaveBeenCalledTimes(4);
   });
 
   it('a service away for longer than the retry window fails the job with a timeout', async () => {

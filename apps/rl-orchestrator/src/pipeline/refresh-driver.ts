@@ -1,3 +1,4 @@
+import { ModelError } from '@echoloop/llm';
 import type { RlJobEntity, RlJobStatus } from '@echoloop/persistence';
 import { CLOCK, type Clock, MetricsService, ServiceCallError } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
@@ -9,6 +10,10 @@ import { RlJobsRepository } from '../jobs/rl-jobs.repository';
 import { ORCHESTRATOR_ENV } from '../tokens';
 import { JobFailure } from './job-failure';
 import { RefreshStages } from './refresh-stages';
+
+/** A service away or busy (an endpoint that timed out, a model server restarting): the step is tried again. */
+const transient = (error: unknown) =>
+  (error instanceof ServiceCallError && error.transient) || (error instanceof ModelError && error.retryable);
 
 /** A replica holds the active job this long without renewing; then another replica (or its restart) takes it. */
 export const LEASE_MS = 20_000;
@@ -162,7 +167,7 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
 
   private async handle(job: RlJobEntity, error: unknown): Promise<void> {
     const waited = (this.clock().getTime() - job.updatedAt.getTime()) / 1_000;
-    if (error instanceof ServiceCallError && error.transient && waited < this.env.RL_RETRY_SECONDS) {
+    if (transient(error) && waited < this.env.RL_RETRY_SECONDS) {
       this.logger.warn(
         { jobId: job.id, stage: job.status, err: error },
         'a service is away; the step retries',
@@ -173,7 +178,7 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
     const reason =
       error instanceof JobFailure
         ? error.reason
-        : error instanceof ServiceCallError && error.transient
+        : transient(error)
           ? `${job.status}_timeout: still failing after ${Math.round(waited)} s: ${message}`
           : `${job.status}_failed: ${message}`;
     this.logger.error({ jobId: job.id, stage: job.status, err: error }, 'refresh failed');

@@ -11,6 +11,11 @@ export interface EngineTarget {
 
 const route = (baseUrl: string, name: string) => `${baseUrl.replace(/\/+$/, '')}/${name}`;
 const SERVICE = 'model server';
+/** A prompt about as long as a chat turn's (a few hundred tokens), so the first real one finds nothing to prepare. */
+const WARM_UP_MESSAGES = [
+  { role: 'system', content: 'You are a warm, attentive companion. '.repeat(24) },
+  { role: 'user', content: 'Hello, how are you today?' },
+];
 /** After the user's replies, before scoring (libs/llm MODEL_PRIORITY): an adapter about to serve users. */
 const WARM_UP_PRIORITY = MODEL_PRIORITY.conversation;
 
@@ -61,12 +66,7 @@ export class EngineAdapters {
     await callJson(SERVICE, {
       method: 'POST',
       url: route(target.baseUrl, 'chat/completions'),
-      body: {
-        model: name,
-        messages: [{ role: 'user', content: 'Hello' }],
-        max_tokens: 1,
-        priority: WARM_UP_PRIORITY,
-      },
+      body: { model: name, messages: WARM_UP_MESSAGES, max_tokens: 1, priority: WARM_UP_PRIORITY },
       bearer: target.apiKey,
       timeoutMs: 120_000,
     });

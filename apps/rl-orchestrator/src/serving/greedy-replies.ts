@@ -17,8 +17,9 @@ export class GreedyReplies {
   async answer(checkpoint: CheckpointView, prompts: readonly ChatMessage[][]): Promise<string[]> {
     const client = new ChatModelClient(checkpointModelEndpoints(checkpoint, this.policy), {
       ...DEFAULT_CLIENT_OPTIONS,
-      // A CPU server answers these one at a time, behind live traffic.
+      // A CPU server answers these one at a time, behind live traffic (and pauses them for a user's reply).
       firstTokenTimeoutMs: 120_000,
+      idleTimeoutMs: 60_000,
     });
     const replies: string[] = [];
     for (const messages of prompts) {

@@ -1952,6 +1952,7 @@ export interface operations {
         content: {
           'application/json': {
             items: {
+              adapterPath: string | null;
               contextTokens: number;
               /** Format: date-time */
               createdAt: string;
@@ -1968,6 +1969,14 @@ export interface operations {
               id: string;
               isDefault: boolean;
               modelName: string;
+              servedOn: {
+                baseUrl: string;
+                detail: string | null;
+                /** Format: date-time */
+                observedAt: string;
+                /** @enum {string} */
+                state: 'loaded' | 'missing' | 'failed';
+              }[];
               /** @enum {string} */
               status: 'active' | 'candidate' | 'retired';
             }[];
@@ -1988,6 +1997,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          adapterPath?: string;
           /** @default 4096 */
           contextTokens?: number;
           /** @default {} */
@@ -2022,6 +2032,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            adapterPath: string | null;
             contextTokens: number;
             /** Format: date-time */
             createdAt: string;
@@ -2038,6 +2049,14 @@ export interface operations {
             id: string;
             isDefault: boolean;
             modelName: string;
+            servedOn: {
+              baseUrl: string;
+              detail: string | null;
+              /** Format: date-time */
+              observedAt: string;
+              /** @enum {string} */
+              state: 'loaded' | 'missing' | 'failed';
+            }[];
             /** @enum {string} */
             status: 'active' | 'candidate' | 'retired';
           };
@@ -2068,6 +2087,7 @@ export interface operations {
         };
         content: {
           'application/json': {
+            adapterPath: string | null;
             contextTokens: number;
             /** Format: date-time */
             createdAt: string;
@@ -2084,6 +2104,14 @@ export interface operations {
             id: string;
             isDefault: boolean;
             modelName: string;
+            servedOn: {
+              baseUrl: string;
+              detail: string | null;
+              /** Format: date-time */
+              observedAt: string;
+              /** @enum {string} */
+              state: 'loaded' | 'missing' | 'failed';
+            }[];
             /** @enum {string} */
             status: 'active' | 'candidate' | 'retired';
           };

@@ -3,6 +3,7 @@ import { api, errorMessage, type Reply } from '../../api/client';
 import type { StaffPageProps } from '../../staff-pages';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { DataTable } from '../../ui/DataTable';
+import { ServedOn } from './ServedOn';
 
 type Checkpoint = Reply<'get', '/v1/checkpoints'>['items'][number];
 
@@ -46,7 +47,7 @@ export function CheckpointsPage(_props: StaffPageProps) {
             'Checkpoint',
             'Model',
             'Status',
-            'Endpoints',
+            'Endpoints (adapter served?)',
             'Registered',
             {
               label: (
@@ -64,7 +65,9 @@ export function CheckpointsPage(_props: StaffPageProps) {
               <td>
                 <span className="status">{c.isDefault ? `${c.status}, default` : c.status}</span>
               </td>
-              <td>{c.endpoints.map((e) => e.baseUrl).join(', ')}</td>
+              <td>
+                <ServedOn checkpoint={c} />
+              </td>
               <td>{new Date(c.createdAt).toLocaleString()}</td>
               <td>
                 {c.status !== 'retired' && !c.isDefault && (

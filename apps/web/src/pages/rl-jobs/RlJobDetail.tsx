@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api, errorMessage } from '../../api/client';
+import { api, errorMessage, type Reply } from '../../api/client';
+import { ServedOn } from '../checkpoints/ServedOn';
 import { isFinished, type RlJob } from './rl-job';
 import { JobResults } from './JobResults';
 import { StageList } from './StageList';
@@ -7,6 +8,8 @@ import { AppLink } from '../../ui/AppLink';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { StatusBadge } from '../../ui/StatusBadge';
 import { shortId, when } from '../../ui/format';
+
+type Checkpoint = Reply<'get', '/v1/checkpoints'>['items'][number];
 
 /** How often an unfinished job is read again. */
 export const REFRESH_MS = 3_000;
@@ -26,6 +29,16 @@ export function RlJobDetail({ id }: { id: string }) {
     }
   }, [id]);
   useEffect(() => void load(), [load]);
+
+  // Where the job's adapter is served (the checkpoint registry), read with the job.
+  const [checkpoint, setCheckpoint] = useState<Checkpoint | null>(null);
+  const checkpointId = job?.checkpointId ?? null;
+  useEffect(() => {
+    if (!checkpointId) return;
+    void api.GET('/v1/checkpoints').then(({ data }) => {
+      setCheckpoint(data?.items.find((c) => c.id === checkpointId) ?? null);
+    });
+  }, [checkpointId, job?.updatedAt]);
 
   // Read again every few seconds until the job ends (and not while the tab is hidden).
   const finished = job ? isFinished(job.status) : false;
@@ -91,7 +104,16 @@ export function RlJobDetail({ id }: { id: string }) {
             </div>
             <div>
               <dt>Checkpoint</dt>
-              <dd>{job.checkpointId ?? '–'}</dd>
+              <dd>
+                {job.checkpointId ?? '–'}
+                {checkpoint && (
+                  <>
+                    {' '}
+                    <span className="muted">({checkpoint.status})</span>
+                    <ServedOn checkpoint={checkpoint} />
+                  </>
+                )}
+              </dd>
             </div>
           </dl>
           {job.reason && (

@@ -109,7 +109,7 @@ describe('simulator sessions for RL rollouts', () => {
     const path = `/v1/simulator/sessions/${opened.body.id}/turns`;
     const empty = await call('POST', path, { reply: '<think>nothing to say</think>  ' });
     expect(empty).toMatchObject({ status: 422, body: { error: { code: 'empty_reply' } } });
-    f.vllm.setFaults({ failWith: { status: 400, message: 'max_tokens must be at least 1' } });
+    f.vllm.setFaults({ failWith: { status: 404, message: 'The model `simulator` does not exist.' } });
     const refused = await call('POST', path, { reply: 'hello' });
     f.vllm.setFaults(undefined);
     // 5xx bodies carry no details (they are logged): the code says an upstream refused.

@@ -162,7 +162,9 @@ export class SimulatorSessionsService implements OnModuleInit, OnModuleDestroy {
     try {
       return await call();
     } catch (error) {
-      if (error instanceof ModelError && error.retryable) {
+      // The simulator's model is configuration, never a runtime-loaded adapter: one the endpoint does not serve
+      // is a wrong name (refused below), not an adapter about to be loaded again.
+      if (error instanceof ModelError && error.retryable && error.code !== 'model_not_served') {
         throw new ServiceUnavailableException({
           error: { code: error.code, message: 'The simulator model is unavailable; try again' },
         });

@@ -1,3 +1,4 @@
+import { assignArm } from '@echoloop/experiments';
 import { MessageEntity } from '@echoloop/persistence';
 import { type AppProcess, startApp, stackComponentAsync, waitFor } from '@echoloop/testing';
 import { execFileSync } from 'node:child_process';
@@ -120,21 +121,19 @@ describe('the model engine killed and restarted during an experiment', () => {
       what: 'the candidate adapter to be loaded',
     });
 
-    // One user in each arm, each with a reply from their arm's checkpoint.
+    // One user in each arm (the arm is the experiment's hash of the user: new users until both are drawn), each
+    // with a first reply from their arm's checkpoint.
     for (let i = 0; i < 40 && users.size < 2; i += 1) {
       const user = await f.register();
+      const arm = assignArm(experiment.seed, user.userId, experiment.arms) as 'control' | 'candidate';
+      if (users.has(arm)) continue;
       const { body: conversation } = await f.http(user.token, 'POST', '/v1/conversations', {
         characterId: f.characterId,
       });
-      const res = await f.http(user.token, 'POST', `/v1/conversations/${conversation.id}/messages`, {
-        content: 'hello',
-        clientMessageId: randomUUID(),
-      });
-      expect(res.status).toBe(201);
-      const arm = res.body.reply.checkpointId === checkpointId ? 'candidate' : 'control';
-      if (users.has(arm)) continue;
       users.set(arm, { token: user.token, conversationId: conversation.id });
-      sent += 1;
+      const first = await send(arm);
+      expect(first.status).toBe(201);
+      expect(first.body.reply.checkpointId).toBe(arm === 'candidate' ? checkpointId : defaultId);
     }
     expect([...users.keys()].sort()).toEqual(['candidate', 'control']);
 

@@ -101,7 +101,9 @@ async function main(): Promise<void> {
         : undefined;
 
     const report: LoopReport = await stages.run('report', async () => {
-      const candidate = job.checkpointId ?? '';
+      // The newest candidate still served (with --refreshes, the first one's experiment was stopped since).
+      const candidate =
+        repeated?.jobs.findLast((j) => j.status === 'succeeded')?.checkpointId ?? job.checkpointId ?? '';
       const prompt = {
         text: PROMPT,
         base: await greedy(config.modelUrl, config.baseModel),

@@ -10,7 +10,7 @@ import type { StageTiming } from './stages';
 
 export const PROMPT = 'I feel lonely since I moved to a new city.';
 
-/** The model server's greedy answer to the fixed prompt, from the base model or from an adapter. */
+/** The engine's greedy answer to the fixed prompt, from the base model or from an adapter. */
 export async function greedy(modelUrl: string, model: string): Promise<string> {
   const body = await call<{ choices: { message: { content: string } }[] }>(
     modelUrl,

@@ -29,7 +29,7 @@ export async function stopServices(): Promise<void> {
   await Promise.allSettled(stoppers.splice(0).map((stop) => stop()));
 }
 
-/** The four apps on the loop's database and the stack's model server, as child processes on free ports. */
+/** The four apps on the loop's database and the stack's vLLM engine, as child processes on free ports. */
 export async function startServices(config: LoopConfig, data: LoopDatabase, stack: Stack): Promise<Services> {
   const base = { DATABASE_URL: data.url };
   const judges =

@@ -15,7 +15,7 @@ export interface Stack {
 
 /** Every stack component up (Ray included), the training venv built, the base model's GGUF on disk. */
 export async function ensureStack(baseGguf: string): Promise<Stack> {
-  say('stack', 'tools/stack/stack.sh up (PostgreSQL, Kafka, model server)');
+  say('stack', 'tools/stack/stack.sh up (PostgreSQL, Kafka, vLLM, Ray)');
   const { stdout } = await bash('tools/stack/stack.sh', 'up');
   for (const line of stdout.split('\n').filter((l) => /\b(up|down)\b/.test(l))) say('stack', line.trim());
   // Ray may not be one of stack.sh's components yet: its own script is idempotent.

@@ -26,9 +26,10 @@ export const labellerEnv = serviceEnv.extend({
   JUDGE_MAX_TOKENS: positiveInt(256),
   /**
    * Constrain each judge's answer to the shape its parser reads (vLLM structured outputs, a regular expression):
-   * short, and never unreadable. `false` for a judge server without structured outputs.
+   * short, and never unreadable. Off by default: on the 2-core CPU engine a pass with it on stalled the engine
+   * for 60 s (vLLM's "no available shared memory broadcast block" while compiling), which cost users' replies.
    */
-  JUDGE_CONSTRAIN_ANSWERS: flag(true),
+  JUDGE_CONSTRAIN_ANSWERS: flag(false),
   /** A turn with no next user message after this long counts as the user having left. */
   LEAVE_AFTER_MS: positiveInt(30 * 60_000),
   LEAVE_SWEEP_MS: positiveInt(15_000),

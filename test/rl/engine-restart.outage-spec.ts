@@ -56,6 +56,15 @@ describe('the model engine killed and restarted during an experiment', () => {
     });
   };
 
+  /** The engine lists the adapter and the reconciler recorded it loaded (after its warm-up). */
+  const servedAndRecorded = async (token: string) => {
+    const { body } = await f.http(token, 'GET', '/v1/checkpoints');
+    const mine = (body.items as { id: string; servedOn: { state: string }[] }[]).find(
+      (c) => c.id === checkpointId,
+    );
+    return mine?.servedOn[0]?.state === 'loaded' && (await served()).includes(checkpointId);
+  };
+
   beforeAll(async () => {
     adapterDir = await mkdtemp(path.join(tmpdir(), 'echoloop-drill-'));
     execFileSync('bash', [path.join(ROOT, 'tools/stack/model.sh'), 'blank-adapter', adapterDir], {
@@ -115,9 +124,11 @@ describe('the model engine killed and restarted during an experiment', () => {
     expect((await f.http(experimenter.token, 'POST', `/v1/experiments/${experiment.id}/start`)).status).toBe(
       200,
     );
-    // The reconciler loads the arm's adapter on its own (the experiment's start was announced).
-    await waitFor(async () => (await served()).includes(checkpointId), {
+    // The reconciler loads the arm's adapter on its own (the experiment's start was announced), warms it up and
+    // records it as loaded (what the gateway routes by).
+    await waitFor(() => servedAndRecorded(experimenter.token), {
       timeoutMs: 60_000,
+      intervalMs: 250,
       what: 'the candidate adapter to be loaded',
     });
 
@@ -131,9 +142,17 @@ describe('the model engine killed and restarted during an experiment', () => {
         characterId: f.characterId,
       });
       users.set(arm, { token: user.token, conversationId: conversation.id });
-      const first = await send(arm);
-      expect(first.status).toBe(201);
-      expect(first.body.reply.checkpointId).toBe(arm === 'candidate' ? checkpointId : defaultId);
+      // The gateway learns of the placement by notification: a first turn may still go to the default.
+      await waitFor(
+        async () => {
+          const res = await send(arm);
+          return (
+            res.status === 201 &&
+            res.body.reply.checkpointId === (arm === 'candidate' ? checkpointId : defaultId)
+          );
+        },
+        { timeoutMs: 60_000, intervalMs: 500, what: `a reply from the ${arm} arm's checkpoint` },
+      );
     }
     expect([...users.keys()].sort()).toEqual(['candidate', 'control']);
 
@@ -156,20 +175,11 @@ describe('the model engine killed and restarted during an experiment', () => {
       });
 
     // Served again: listed by the engine, warmed up and recorded as loaded (what the gateway routes by).
-    await waitFor(
-      async () => {
-        const { body } = await f.http(experimenter.token, 'GET', '/v1/checkpoints');
-        const mine = (body.items as { id: string; servedOn: { state: string }[] }[]).find(
-          (c) => c.id === checkpointId,
-        );
-        return mine?.servedOn[0]?.state === 'loaded' && (await served()).includes(checkpointId);
-      },
-      {
-        timeoutMs: 60_000,
-        intervalMs: 250,
-        what: 'the reconciler to serve the adapter on the restarted engine',
-      },
-    );
+    await waitFor(() => servedAndRecorded(experimenter.token), {
+      timeoutMs: 60_000,
+      intervalMs: 250,
+      what: 'the reconciler to serve the adapter on the restarted engine',
+    });
     const recoveredAt = Date.now();
     console.log(
       `engine drill: adapter served again ${((recoveredAt - readyAt) / 1000).toFixed(1)} s after the engine was ` +

@@ -1,5 +1,6 @@
 import { port, serviceEnv } from '@echoloop/config';
 import { datasetEnvShape, requireKeyInProduction } from '@echoloop/datasets';
+import { sideWorkEnv } from '@echoloop/llm';
 import { apiKeyPolicyEnv, checkpointEndpointEnv } from '@echoloop/platform';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -98,6 +99,7 @@ export const gatewayEnv = serviceEnv
     ...apiKeyPolicyEnv,
     /** Hosts checkpoints' endpoints may be on, and the variables their keys may come from. */
     ...checkpointEndpointEnv,
+    ...sideWorkEnv,
     /** Conversations (with their messages and labels) not active for this many days are deleted; unset keeps them. */
     CONVERSATION_TTL_DAYS: optionalSetting(z.coerce.number().positive()),
     RETENTION_SWEEP_MS: ms(3_600_000),

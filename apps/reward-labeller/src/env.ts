@@ -1,4 +1,5 @@
 import { flag, port, serviceEnv } from '@echoloop/config';
+import { sideWorkEnv } from '@echoloop/llm';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -30,6 +31,8 @@ export const labellerEnv = serviceEnv.extend({
    * for 60 s (vLLM's "no available shared memory broadcast block" while compiling), which cost users' replies.
    */
   JUDGE_CONSTRAIN_ANSWERS: flag(false),
+  /** Judges wait for users' replies on a shared engine to pass (JUDGE_TIMEOUT_MS starts after the wait). */
+  ...sideWorkEnv,
   /** A turn with no next user message after this long counts as the user having left. */
   LEAVE_AFTER_MS: positiveInt(30 * 60_000),
   LEAVE_SWEEP_MS: positiveInt(15_000),

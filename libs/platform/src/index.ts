@@ -2,6 +2,7 @@ export { bootstrap, type BootstrapOptions } from './bootstrap';
 export { PlatformModule, type PlatformOptions } from './platform.module';
 export { createLogger, loggerOptions, REDACTED_PATHS } from './logging/logger';
 export { MetricsService } from './metrics/metrics.service';
+export { sideWorkMetrics } from './metrics/side-work-metrics';
 export {
   checkReadiness,
   HEALTH_INDICATORS,

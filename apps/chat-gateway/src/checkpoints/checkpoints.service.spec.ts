@@ -1,4 +1,5 @@
 import { ModelError } from '@echoloop/llm';
+import { MetricsService } from '@echoloop/platform';
 import { AdapterPlacementEntity, CheckpointEntity } from '@echoloop/persistence';
 import { BadRequestException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
@@ -18,6 +19,7 @@ describe('CheckpointsService endpoint policy', () => {
         CheckpointsService,
         { provide: getRepositoryToken(CheckpointEntity), useValue: { insert } },
         { provide: getRepositoryToken(AdapterPlacementEntity), useValue: {} },
+        { provide: MetricsService, useValue: new MetricsService('test') },
         {
           provide: GATEWAY_ENV,
           useValue: gatewayEnv.parse({

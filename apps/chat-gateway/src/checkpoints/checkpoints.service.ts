@@ -1,9 +1,11 @@
-import { ChatModelClient, DEFAULT_CLIENT_OPTIONS, ModelError } from '@echoloop/llm';
+import { ChatModelClient, DEFAULT_CLIENT_OPTIONS, ModelError, SideWorkLanes } from '@echoloop/llm';
 import {
   CheckpointEndpointRefusedError,
   checkpointEndpointPolicy,
   checkpointEndpointProblems,
   checkpointModelEndpoints,
+  MetricsService,
+  sideWorkMetrics,
   validationFailed,
 } from '@echoloop/platform';
 import { AdapterPlacementEntity, CheckpointEntity, PG_ERROR, pgErrorCode } from '@echoloop/persistence';
@@ -36,14 +38,18 @@ export class CheckpointsService implements OnApplicationBootstrap {
   private readonly logger = new Logger(CheckpointsService.name);
   /** Where endpoints may be and which variables their keys may come from (CHECKPOINT_* variables). */
   private readonly endpointPolicy;
+  /** The director, persona extraction and summaries wait here for users' replies on each engine to pass. */
+  private readonly sideWork: SideWorkLanes;
 
   constructor(
     @InjectRepository(CheckpointEntity) private readonly checkpoints: Repository<CheckpointEntity>,
     @InjectRepository(AdapterPlacementEntity)
     private readonly adapterPlacements: Repository<AdapterPlacementEntity>,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
+    metrics: MetricsService,
   ) {
     this.endpointPolicy = checkpointEndpointPolicy(env);
+    this.sideWork = new SideWorkLanes(env, sideWorkMetrics(metrics));
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -186,6 +192,7 @@ export class CheckpointsService implements OnApplicationBootstrap {
       firstTokenTimeoutMs: this.env.LLM_FIRST_TOKEN_TIMEOUT_MS,
       idleTimeoutMs: this.env.LLM_IDLE_TIMEOUT_MS,
       keepAliveMs: this.env.LLM_KEEP_ALIVE_MS,
+      sideWork: this.sideWork,
     });
     this.clients.set(checkpoint.id, { version, client });
     return client;

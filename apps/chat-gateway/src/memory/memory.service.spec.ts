@@ -10,21 +10,19 @@ const T0 = Date.parse('2026-11-01T10:00:00Z');
 const checkpoint = { id: 'base', modelName: 'fake' } as CheckpointEntity;
 
 async function setUp(reply: string) {
-  const stream = jest.fn(async function* () {
-    yield { type: 'delta', text: reply };
-  });
+  const complete = jest.fn(async () => ({ text: reply, finishReason: 'stop', usage: null }));
   const conversations = { storeSummary: jest.fn(async () => undefined) };
   const logger = { warn: jest.fn() };
   const module = await Test.createTestingModule({
     providers: [
       MemoryService,
       { provide: ConversationsRepository, useValue: conversations },
-      { provide: CheckpointsService, useValue: { clientFor: () => ({ stream }) } },
+      { provide: CheckpointsService, useValue: { clientFor: () => ({ complete }) } },
       { provide: PinoLogger, useValue: logger },
       { provide: MetricsService, useValue: new MetricsService('test') },
     ],
   }).compile();
-  return { memory: module.get(MemoryService), conversations, stream, logger };
+  return { memory: module.get(MemoryService), conversations, complete, logger };
 }
 
 const overflow = (summaryThrough: Date | null): OverflowedTurns => ({
@@ -52,23 +50,23 @@ describe('MemoryService', () => {
   });
 
   it('stores nothing when the model says nothing', async () => {
-    const { memory, conversations, stream, logger } = await setUp('<think>hmm</think>  ');
+    const { memory, conversations, complete, logger } = await setUp('<think>hmm</think>  ');
 
     memory.remember(overflow(null), checkpoint);
     await memory.settled('c-1');
 
-    expect(stream).toHaveBeenCalledTimes(1);
+    expect(complete).toHaveBeenCalledTimes(1);
     expect(conversations.storeSummary).not.toHaveBeenCalled();
     expect(logger.warn).not.toHaveBeenCalled();
   });
 
   it('does not summarize again turns the summary already covers', async () => {
-    const { memory, conversations, stream } = await setUp('Anything.');
+    const { memory, conversations, complete } = await setUp('Anything.');
 
     memory.remember(overflow(new Date(T0 + 60_000)), checkpoint);
     await memory.settled('c-1');
 
-    expect(stream).not.toHaveBeenCalled();
+    expect(complete).not.toHaveBeenCalled();
     expect(conversations.storeSummary).not.toHaveBeenCalled();
   });
 });

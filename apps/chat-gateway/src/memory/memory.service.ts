@@ -78,16 +78,15 @@ export class MemoryService {
         content: `${overflow.previousSummary ? `Earlier summary:\n${overflow.previousSummary}\n\n` : ''}Conversation:\n${transcript}`,
       },
     ];
-    let summary = '';
-    const stream = this.checkpoints.clientFor(checkpoint).stream({
+    // Read whole: background work that a user's reply preempts starts over (ChatModelClient.complete).
+    const { text } = await this.checkpoints.clientFor(checkpoint).complete({
       model: checkpoint.modelName,
       messages,
       maxTokens: 200,
       temperature: 0.2,
       priority: MODEL_PRIORITY.conversation,
     });
-    for await (const event of stream) if (event.type === 'delta') summary += event.text;
-    summary = summary
+    const summary = text
       .replace(/<think>[\s\S]*?<\/think>/g, '')
       .trim()
       .slice(0, MAX_SUMMARY_CHARS);

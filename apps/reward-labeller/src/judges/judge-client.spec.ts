@@ -1,7 +1,8 @@
-import { ModelError } from '@echoloop/llm';
+import { ModelError, SideWorkLane } from '@echoloop/llm';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { JudgeClient } from './judge-client';
+import { waitFor } from '@echoloop/testing';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -108,6 +109,41 @@ describe('JudgeClient', () => {
       code: 'model_unavailable',
       retryable: true,
     });
+  });
+
+  it('steps aside for a user’s reply: the batch is sent again once the engine is free, and is no judge failure', async () => {
+    let running = 0; // requests on the engine: the held batch until its client gives it up, and users' replies
+    const started = await judgeServer((_req, _body, res) => {
+      if (started.requests.length > 1)
+        return void res.end(
+          JSON.stringify({ choices: [0, 1].map((index) => ({ index, message: { content: `#${index}` } })) }),
+        );
+      running += 2;
+      res.on('close', () => (running -= 2));
+    });
+    server = started;
+    const lane = new SideWorkLane(async () => running, { concurrency: 1, maxWaitMs: 60_000, pollMs: 10 });
+    client = new JudgeClient({
+      baseUrl: started.baseUrl,
+      apiKey: 'secret',
+      timeoutMs: 5_000,
+      maxSockets: 2,
+      // One failure would open the circuit and refuse the second send.
+      breaker: { failureThreshold: 1, cooldownMs: 60_000 },
+      lane,
+    });
+
+    const batch = client.completeBatch([request, request]);
+    await waitFor(() => running === 2, { what: 'the batch on the engine' });
+    running += 1; // a user's reply arrives
+    await waitFor(() => running === 1, { what: 'the batch aborted' });
+    running -= 1; // the reply is done
+
+    await expect(batch).resolves.toMatchObject([{ text: '#0' }, { text: '#1' }]);
+    expect(started.requests.map((r) => r.url)).toEqual([
+      '/v1/chat/completions/batch',
+      '/v1/chat/completions/batch',
+    ]);
   });
 
   it('gives up on a judge that does not answer within the timeout', async () => {

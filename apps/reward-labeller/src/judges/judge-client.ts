@@ -6,6 +6,7 @@ import {
   connectionError,
   type CircuitBreakerOptions,
   ModelError,
+  type SideWorkLane,
 } from '@echoloop/llm';
 
 export interface JudgeClientOptions {
@@ -17,6 +18,8 @@ export interface JudgeClientOptions {
   /** Sockets kept open to the judge (the calls in flight at once). */
   maxSockets: number;
   breaker: CircuitBreakerOptions;
+  /** Where judge requests wait for users' replies on a shared engine to pass (the timeout starts after). */
+  lane?: SideWorkLane;
 }
 
 interface CompletionBody {
@@ -39,7 +42,7 @@ export class JudgeClient {
   }
 
   async complete(request: ChatRequest): Promise<ChatCompletionText> {
-    const text = await this.post({ ...parameters(request), messages: request.messages }, false);
+    const text = await this.post({ ...parameters(request), messages: request.messages });
     return readCompletion(text, 1)[0] as ChatCompletionText;
   }
 
@@ -50,19 +53,30 @@ export class JudgeClient {
   async completeBatch(requests: ChatRequest[]): Promise<ChatCompletionText[]> {
     const [first] = requests;
     if (!first) return [];
-    const text = await this.post({ ...parameters(first), messages: requests.map((r) => r.messages) }, true);
+    const body = { ...parameters(first), messages: requests.map((r) => r.messages) };
+    const text = await this.post(body, requests.length);
     return readCompletion(text, requests.length);
   }
 
-  private async post(body: object, batch: boolean): Promise<string> {
+  /** One request: a single conversation, or `batchOf` conversations on vLLM's batch route. */
+  private post(body: object, batchOf?: number): Promise<string> {
+    const { lane } = this.options;
+    if (!lane) return this.send(body, batchOf);
+    return lane.run((preempted) => this.send(body, batchOf, preempted), batchOf ?? 1);
+  }
+
+  private async send(body: object, batchOf?: number, preempted?: AbortSignal): Promise<string> {
     const lease = this.breaker.acquire();
     if (!lease) throw new ModelError('model_unavailable', 'the judge endpoint is failing', true);
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = preempted ? AbortSignal.any([deadline, preempted]) : deadline;
     try {
-      const text = await this.transport.complete(body, deadline, { batch });
+      const text = await this.transport.complete(body, signal, { batch: batchOf !== undefined });
       lease.succeed();
       return text;
     } catch (error) {
+      // Stepping aside for a user's reply says nothing about the judge's health.
+      if (preempted?.aborted) throw error;
       const failure = deadline.aborted
         ? new ModelError('model_timeout', `no answer within ${this.options.timeoutMs} ms`, true)
         : connectionError(error);

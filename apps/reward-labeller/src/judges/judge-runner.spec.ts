@@ -14,6 +14,8 @@ describe('JudgeRunner', () => {
   it('builds a prompt only once its call has a slot, so queued calls hold no prompts', async () => {
     const held: ServerResponse[] = [];
     const server = createServer((req, res) => {
+      // An idle engine: judges wait only for others' requests.
+      if (req.url === '/metrics') return void res.end('vllm:num_requests_running{engine="0"} 0.0\n');
       req.resume();
       req.on('end', () => held.push(res));
     });

@@ -1,5 +1,13 @@
-import { completeStructured, type ChatMessage, ModelError, MODEL_PRIORITY, type Parsed } from '@echoloop/llm';
-import { MetricsService } from '@echoloop/platform';
+import {
+  completeStructured,
+  type ChatMessage,
+  ModelError,
+  MODEL_PRIORITY,
+  type Parsed,
+  Semaphore,
+  SideWorkLanes,
+} from '@echoloop/llm';
+import { MetricsService, sideWorkMetrics } from '@echoloop/platform';
 import type { RewardComponent } from '@echoloop/rewards';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
@@ -9,7 +17,6 @@ import { LABELLER_ENV } from '../tokens';
 import { JudgeBatcher } from './judge-batcher';
 import { JudgeClient } from './judge-client';
 import { JudgeUnavailableError } from './judge-unavailable.error';
-import { Semaphore } from './semaphore';
 
 export interface JudgeCall<T> {
   component: RewardComponent;
@@ -60,6 +67,7 @@ export class JudgeRunner implements OnApplicationShutdown {
       timeoutMs: env.JUDGE_TIMEOUT_MS,
       maxSockets: env.JUDGE_CONCURRENCY,
       breaker: { failureThreshold: 5, cooldownMs: 5_000 },
+      lane: new SideWorkLanes(env, sideWorkMetrics(metrics)).for(env.JUDGE_BASE_URL),
     });
     this.batcher = new JudgeBatcher(this.client, env.JUDGE_BATCH_SIZE, logger);
     this.slots = new Semaphore(env.JUDGE_CONCURRENCY);

@@ -1,4 +1,5 @@
-import { replyWith, startFakeVllm, type FakeVllm } from '@echoloop/testing';
+import { replyWith, startFakeVllm, waitFor, type FakeVllm } from '@echoloop/testing';
+import { z } from 'zod';
 import {
   ChatModelClient,
   type ChatModelClientOptions,
@@ -6,6 +7,7 @@ import {
   MODEL_PRIORITY,
 } from './chat-model-client';
 import { ModelError } from './model-errors';
+import { SideWorkLanes, sideWorkEnv } from './side-work-lane';
 
 const options: ChatModelClientOptions = {
   firstTokenTimeoutMs: 300,
@@ -218,5 +220,28 @@ describe('ChatModelClient against a vLLM-compatible server', () => {
     const { error } = await collect(client('http://127.0.0.1:1/v1').stream(request));
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ code: 'model_unavailable', retryable: true });
+  });
+
+  it('holds background work until the engine is free of replies (its timeout starts after); a reply goes at once', async () => {
+    const server = await serve({ reply: replyWith('I am here.') });
+    let replying = true;
+    let reads = 0;
+    const env = z.object(sideWorkEnv).parse({ MODEL_SIDE_WORK_POLL_MS: '50' });
+    const lanes = new SideWorkLanes(env, undefined, () => async () => (reads++, replying ? 1 : 0));
+    const shared = new ChatModelClient([{ baseUrl: server.url, apiKey: 'k' }], {
+      ...options,
+      sideWork: lanes,
+    });
+
+    const judge = shared.complete({ ...request, priority: MODEL_PRIORITY.scoring });
+    await expect(shared.complete(request)).resolves.toMatchObject({ text: 'I am here.' });
+    // Held longer than its first-token timeout (300 ms), and not sent.
+    await waitFor(() => reads >= 8, { intervalMs: 10, what: 'the lane polling the engine' });
+    expect(server.requests).toHaveLength(1);
+
+    replying = false;
+    await expect(judge).resolves.toMatchObject({ text: 'I am here.' });
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests.at(-1)?.body).toMatchObject({ priority: MODEL_PRIORITY.scoring });
   });
 });

@@ -2,6 +2,7 @@ import type { ChatMessage, FinishReason, ResponseFormat } from '@echoloop/openai
 import { ChatCompletionsTransport } from './chat-completions-transport';
 import { CircuitBreaker, type BreakerLease, type CircuitBreakerOptions } from './circuit-breaker';
 import { connectionError, ModelError } from './model-errors';
+import type { SideWorkLanes } from './side-work-lane';
 
 export interface ModelEndpoint {
   /** OpenAI-compatible base URL ending in /v1 (a vLLM server). */
@@ -61,6 +62,8 @@ export interface ChatModelClientOptions {
   breaker: CircuitBreakerOptions;
   /** How long an idle connection to an endpoint is kept (TransportOptions.keepAliveMs). */
   keepAliveMs?: number;
+  /** Where requests with a priority (background work) wait for users' replies to pass; their timeouts start after. */
+  sideWork?: SideWorkLanes;
 }
 
 export const DEFAULT_CLIENT_OPTIONS: ChatModelClientOptions = {
@@ -100,7 +103,37 @@ export class ChatModelClient {
     }));
   }
 
-  async *stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatStreamEvent> {
+  stream(request: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatStreamEvent> {
+    return this.streamFrom(request, signal, true);
+  }
+
+  /**
+   * The whole reply at once, for callers that need all of it (summaries, extractions, judges). Background work (a
+   * request with a priority) waits in its engine's side-work lane, and when a reply preempts it, starts over.
+   */
+  async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatCompletionText> {
+    const lane = request.priority ? this.laneOf(this.upstreams[this.next]) : undefined;
+    if (!lane) return this.collect(request, signal);
+    return lane.run((preempted) =>
+      this.collect(request, signal ? AbortSignal.any([signal, preempted]) : preempted),
+    );
+  }
+
+  private async collect(request: ChatRequest, signal?: AbortSignal): Promise<ChatCompletionText> {
+    let text = '';
+    for await (const event of this.streamFrom(request, signal, false)) {
+      if (event.type === 'delta') text += event.text;
+      else return { text, finishReason: event.finishReason, usage: event.usage };
+    }
+    throw new ModelError('model_unavailable', 'stream ended without a finish reason', true);
+  }
+
+  /** `holdLane`: background work takes its lane per attempt (a caller reading the stream cannot start over). */
+  private async *streamFrom(
+    request: ChatRequest,
+    signal: AbortSignal | undefined,
+    holdLane: boolean,
+  ): AsyncGenerator<ChatStreamEvent> {
     let lastError: ModelError | undefined;
     for (let attempt = 0; attempt <= this.options.retries; attempt++) {
       const picked = this.pick();
@@ -109,7 +142,7 @@ export class ChatModelClient {
       const { upstream, lease } = picked;
       let delivered = false;
       try {
-        for await (const event of this.attempt(upstream, request, signal)) {
+        for await (const event of this.attempt(upstream, request, signal, holdLane)) {
           delivered ||= event.type === 'delta';
           // Settled before the caller sees it: a caller that stops at `done` never resumes this generator.
           if (event.type === 'done') lease.succeed();
@@ -134,16 +167,6 @@ export class ChatModelClient {
     throw lastError ?? new ModelError('model_unavailable', 'no attempt was made', true);
   }
 
-  /** The whole reply at once, for callers that need all of it (summaries, extractions, judges). */
-  async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatCompletionText> {
-    let text = '';
-    for await (const event of this.stream(request, signal)) {
-      if (event.type === 'delta') text += event.text;
-      else return { text, finishReason: event.finishReason, usage: event.usage };
-    }
-    throw new ModelError('model_unavailable', 'stream ended without a finish reason', true);
-  }
-
   /** Round-robin over endpoints whose circuit lets a call through. */
   private pick(): { upstream: Upstream; lease: BreakerLease } | undefined {
     for (let i = 0; i < this.upstreams.length; i++) {
@@ -157,7 +180,25 @@ export class ChatModelClient {
     return undefined;
   }
 
-  private async *attempt(upstream: Upstream, request: ChatRequest, signal?: AbortSignal) {
+  private laneOf(upstream: Upstream | undefined) {
+    return upstream && this.options.sideWork?.for(upstream.endpoint.baseUrl);
+  }
+
+  private async *attempt(
+    upstream: Upstream,
+    request: ChatRequest,
+    signal: AbortSignal | undefined,
+    holdLane: boolean,
+  ) {
+    const leave = holdLane && request.priority ? await this.laneOf(upstream)?.enter() : undefined;
+    try {
+      yield* this.send(upstream, request, signal);
+    } finally {
+      leave?.();
+    }
+  }
+
+  private async *send(upstream: Upstream, request: ChatRequest, signal?: AbortSignal) {
     const controller = new AbortController();
     let timeout: ModelError | undefined;
     const abortWith = (error: ModelError) => {

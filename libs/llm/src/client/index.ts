@@ -17,3 +17,14 @@ export {
   type StructuredCompletionOptions,
   type StructuredOutcome,
 } from './structured-completion';
+export { Semaphore } from './semaphore';
+export {
+  SideWorkLane,
+  SideWorkLanes,
+  sideWorkEnv,
+  vllmLoad,
+  type EngineLoad,
+  type SideWorkAdmission,
+  type SideWorkEnv,
+  type SideWorkLaneOptions,
+} from './side-work-lane';

@@ -1,10 +1,10 @@
 // One user chatting with the running product (`./echoloop up`: every app on the real vLLM engine) while the
 // background work their own turns cause runs on the same engine: the reward labeller's judges, deep persona
 // extraction, the director, summaries. A message every few seconds for some minutes; first token of each reply
-// and every error, by code. Writes bench/results/lone-user.json with the command, date, machine and samples.
+// and every error, by code. Writes bench/results/lone-user-<label>.json with the command, date, machine, samples.
 //
 //   npm run bench:lone-user [-- --gateway http://127.0.0.1:3000 --engine http://127.0.0.1:18000/v1
-//     --minutes 5 --every 4 --label priority]
+//     --minutes 5 --every 4 --label yield]   (--label no-yield with MODEL_SIDE_WORK_YIELDS=false in the apps)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,9 +18,10 @@ const { values } = parseArgs({
     engine: { type: 'string', default: 'http://127.0.0.1:18000/v1' },
     minutes: { type: 'string', default: '5' },
     every: { type: 'string', default: '4' },
-    /** What this run measures (e.g. the engine's scheduling policy), kept in the results. */
-    label: { type: 'string', default: 'priority' },
-    out: { type: 'string', default: path.join(ROOT, 'bench/results/lone-user.json') },
+    /** What this run measures (e.g. side work yielding or not), kept in the results and in the file's name. */
+    label: { type: 'string', default: 'yield' },
+    /** Default: bench/results/lone-user-<label>.json. */
+    out: { type: 'string' },
   },
 });
 
@@ -95,12 +96,14 @@ async function main(): Promise<void> {
   user.socket.disconnect();
   const engineWork = (await engineRequests(values.engine)) - before;
   const ttft = samples.flatMap((s) => (s.ttftMs === null ? [] : [s.ttftMs])).sort((a, b) => a - b);
+  const whole = samples.flatMap((s) => (s.totalMs === null ? [] : [s.totalMs])).sort((a, b) => a - b);
   const errors: Record<string, number> = {};
   for (const s of samples) if (s.error) errors[s.error] = (errors[s.error] ?? 0) + 1;
   const row = {
     label: values.label,
     turns: samples.length,
     firstTokenMs: { p50: quantile(ttft, 0.5), p95: quantile(ttft, 0.95), max: quantile(ttft, 1) },
+    wholeReplyMs: { p50: quantile(whole, 0.5), p95: quantile(whole, 0.95) },
     errors,
     modelTimeouts: errors['model_timeout'] ?? 0,
     engineRequests: engineWork,
@@ -113,6 +116,8 @@ async function main(): Promise<void> {
         'first token p50 ms',
         'p95 ms',
         'max ms',
+        'whole reply p50 ms',
+        'p95 ms',
         'model_timeout',
         'other errors',
         'engine requests',
@@ -124,6 +129,8 @@ async function main(): Promise<void> {
           String(row.firstTokenMs.p50),
           String(row.firstTokenMs.p95),
           String(row.firstTokenMs.max),
+          String(row.wholeReplyMs.p50),
+          String(row.wholeReplyMs.p95),
           String(row.modelTimeouts),
           String(samples.filter((s) => s.error && s.error !== 'model_timeout').length),
           String(row.engineRequests),
@@ -131,9 +138,10 @@ async function main(): Promise<void> {
       ],
     ),
   );
-  mkdirSync(path.dirname(values.out), { recursive: true });
+  const out = values.out ?? path.join(ROOT, `bench/results/lone-user-${values.label}.json`);
+  mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(
-    values.out,
+    out,
     `${JSON.stringify(
       {
         command: `node -r @swc-node/register bench/lone-user.ts --gateway ${values.gateway} --engine ${values.engine} --minutes ${minutes} --every ${values.every} --label ${values.label}`,
@@ -150,7 +158,7 @@ async function main(): Promise<void> {
       2,
     )}\n`,
   );
-  log(`wrote ${values.out}`);
+  log(`wrote ${out}`);
 }
 
 main().catch((error: unknown) => {

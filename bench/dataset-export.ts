@@ -9,7 +9,7 @@
 import { exportDataset } from '@echoloop/datasets';
 import { createTestDatabase } from '@echoloop/testing';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,8 +17,8 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '@echoloop/persistence';
 import { round } from './stats';
+import { ROOT, writeBenchResult } from './bench-env';
 
-const ROOT = path.resolve(__dirname, '..');
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '10000,100000,1000000' },
@@ -163,8 +163,7 @@ async function main(): Promise<void> {
   process.stdout.write(lines.join('\n'));
   const result = { bench: 'dataset-export', format: values.format, results };
   process.stdout.write(`${JSON.stringify(result)}\n`);
-  mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-  writeFileSync(path.join(ROOT, 'bench/results/dataset-export.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchResult('dataset-export.json', result);
 }
 
 void (values.child ? child(values.child) : main()).catch((error: unknown) => {

@@ -14,7 +14,6 @@
 //     [--gateway-root DIR ...] [--out FILE]
 //
 // Needs the local stack (PostgreSQL, Kafka): tools/stack/stack.sh up postgres kafka.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -25,6 +24,7 @@ import {
   prepareDatabase,
   ROOT,
   startModel,
+  writeBenchResult,
 } from './bench-env';
 import { summarize, type Summary } from './stats';
 import { type BenchUser, createUsers, openAiStream, socketTurn } from './stream-clients';
@@ -175,11 +175,13 @@ async function main(): Promise<void> {
           differences.map((d) => [d.measure, String(d.ms)]),
         ),
     );
-  mkdirSync(path.dirname(values.out), { recursive: true });
-  writeFileSync(
-    values.out,
-    `${JSON.stringify({ turns: TURNS, events: EVENTS, warmup: WARMUP, rows, differences }, null, 2)}\n`,
-  );
+  writeBenchResult(path.resolve(values.out), {
+    turns: TURNS,
+    events: EVENTS,
+    warmup: WARMUP,
+    rows,
+    differences,
+  });
   process.stdout.write(`wrote ${values.out}\n`);
 }
 

@@ -6,10 +6,10 @@
 // Needs the local stack (PostgreSQL, Kafka): tools/stack/stack.sh up postgres kafka.
 import { startApp } from '@echoloop/testing';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatTable, log, prepareDatabase, ROOT, startModel } from './bench-env';
+import { formatTable, log, prepareDatabase, ROOT, startModel, writeBenchResult } from './bench-env';
 import { cpuSeconds, round, rssMiB, type Summary } from './stats';
 import {
   createUsers,
@@ -156,7 +156,7 @@ function print(
     rounds,
     results,
   };
-  writeFileSync(out, JSON.stringify(report, null, 2));
+  writeBenchResult(path.resolve(out), report);
   process.stdout.write(`\n${JSON.stringify(report)}\n`);
 }
 

@@ -6,11 +6,9 @@
 //
 // Needs the local stack (PostgreSQL, Kafka): tools/stack/stack.sh up postgres kafka. The file-descriptor limit
 // (`ulimit -n`) must exceed the socket count, for this process and the gateway.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { io, type Socket } from 'socket.io-client';
-import { formatTable, log, prepareDatabase, ROOT, startModel } from './bench-env';
+import { formatTable, log, prepareDatabase, ROOT, startModel, writeBenchResult } from './bench-env';
 import { cpuSeconds, round, rssMiB } from './stats';
 import { startEcholoopGateway } from './turn-path-targets';
 
@@ -116,8 +114,7 @@ async function main(): Promise<void> {
         ],
       ),
     );
-    mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-    writeFileSync(path.join(ROOT, 'bench/results/idle-sockets.json'), `${JSON.stringify(result, null, 2)}\n`);
+    writeBenchResult('idle-sockets.json', result);
   } finally {
     for (const socket of sockets) socket.disconnect();
     await gateway.stop();

@@ -24,14 +24,12 @@ import {
 } from '@echoloop/testing';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { cpuSeconds, machineCpuSeconds, summarize } from './stats';
+import { writeBenchResult } from './bench-env';
 
-const ROOT = path.resolve(__dirname, '..');
 const { values } = parseArgs({
   options: {
     backlog: { type: 'string', default: '20000' },
@@ -171,9 +169,7 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
-  const out = path.join(ROOT, 'bench/results/labeller-throughput.json');
-  mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, JSON.stringify(report, null, 2));
+  writeBenchResult('labeller-throughput.json', report);
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 

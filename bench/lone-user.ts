@@ -5,11 +5,10 @@
 //
 //   npm run bench:lone-user [-- --gateway http://127.0.0.1:3000 --engine http://127.0.0.1:18000/v1
 //     --minutes 5 --every 4 --label yield]   (--label no-yield with MODEL_SIDE_WORK_YIELDS=false in the apps)
-import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatTable, log, ROOT } from './bench-env';
+import { formatTable, log, writeBenchResult } from './bench-env';
+import { summarize } from './stats';
 import { createUsers, socketTurn } from './stream-clients';
 
 const { values } = parseArgs({
@@ -66,9 +65,6 @@ async function firstCharacter(gateway: string): Promise<string | undefined> {
   return ((await list.json()) as { items: { id: string }[] }).items[0]?.id;
 }
 
-const quantile = (sorted: number[], q: number) =>
-  sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN) : NaN;
-
 async function main(): Promise<void> {
   const minutes = Number(values.minutes);
   const everyMs = Number(values.every) * 1_000;
@@ -95,15 +91,15 @@ async function main(): Promise<void> {
   }
   user.socket.disconnect();
   const engineWork = (await engineRequests(values.engine)) - before;
-  const ttft = samples.flatMap((s) => (s.ttftMs === null ? [] : [s.ttftMs])).sort((a, b) => a - b);
-  const whole = samples.flatMap((s) => (s.totalMs === null ? [] : [s.totalMs])).sort((a, b) => a - b);
+  const ttft = samples.flatMap((s) => (s.ttftMs === null ? [] : [s.ttftMs]));
+  const whole = samples.flatMap((s) => (s.totalMs === null ? [] : [s.totalMs]));
   const errors: Record<string, number> = {};
   for (const s of samples) if (s.error) errors[s.error] = (errors[s.error] ?? 0) + 1;
   const row = {
     label: values.label,
     turns: samples.length,
-    firstTokenMs: { p50: quantile(ttft, 0.5), p95: quantile(ttft, 0.95), max: quantile(ttft, 1) },
-    wholeReplyMs: { p50: quantile(whole, 0.5), p95: quantile(whole, 0.95) },
+    firstTokenMs: summarize(ttft),
+    wholeReplyMs: summarize(whole),
     errors,
     modelTimeouts: errors['model_timeout'] ?? 0,
     engineRequests: engineWork,
@@ -138,26 +134,10 @@ async function main(): Promise<void> {
       ],
     ),
   );
-  const out = values.out ?? path.join(ROOT, `bench/results/lone-user-${values.label}.json`);
-  mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(
-    out,
-    `${JSON.stringify(
-      {
-        command: `node -r @swc-node/register bench/lone-user.ts --gateway ${values.gateway} --engine ${values.engine} --minutes ${minutes} --every ${values.every} --label ${values.label}`,
-        date: new Date().toISOString(),
-        machine: {
-          cpus: os.cpus().length,
-          cpu: os.cpus()[0]?.model,
-          memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-        },
-        row,
-        samples,
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  const out = writeBenchResult(values.out ? path.resolve(values.out) : `lone-user-${values.label}.json`, {
+    row,
+    samples,
+  });
   log(`wrote ${out}`);
 }
 

@@ -8,10 +8,9 @@
 //   npm run bench:long-conversations -- [--lengths 0,1000,10000,50000] [--turns 30] [--gateway-root DIR]
 //   (needs tools/stack/stack.sh up postgres kafka)
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatTable, log, prepareDatabase, ROOT, startModel } from './bench-env';
+import { formatTable, log, prepareDatabase, ROOT, startModel, writeBenchResult } from './bench-env';
 import { summarize } from './stats';
 import { createUsers, socketTurn } from './stream-clients';
 import { startEcholoopGateway } from './turn-path-targets';
@@ -83,13 +82,7 @@ async function main(): Promise<void> {
           ]),
         ),
     );
-    const out = path.join(ROOT, 'bench/results/long-conversations.json');
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(
-      out,
-      `${JSON.stringify({ date: new Date().toISOString(), gatewayRoot, turns, rows }, null, 2)}\n`,
-    );
-    log(`wrote ${out}`);
+    log(`wrote ${writeBenchResult('long-conversations.json', { gatewayRoot, turns, rows })}`);
   } finally {
     await gateway.stop();
     model.stop();

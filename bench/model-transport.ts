@@ -6,12 +6,10 @@
 //   node -r @swc-node/register bench/model-transport.ts [--requests 500] [--messages 40]
 import { ChatCompletionsTransport } from '@echoloop/llm';
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import OpenAI from 'openai';
-import { formatTable, log, ROOT } from './bench-env';
+import { formatTable, log, writeBenchResult } from './bench-env';
 import { summarize, type Summary } from './stats';
 
 const { values } = parseArgs({
@@ -113,10 +111,9 @@ async function main(): Promise<void> {
         ]),
       ),
   );
-  const out = path.join(ROOT, 'bench/results/model-transport.json');
-  mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ requests: REQUESTS, results }, null, 2)}\n`);
-  process.stdout.write(`wrote ${out}\n`);
+  process.stdout.write(
+    `wrote ${writeBenchResult('model-transport.json', { requests: REQUESTS, results })}\n`,
+  );
 }
 
 void main();

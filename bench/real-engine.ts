@@ -6,11 +6,9 @@
 //     [--model smollm2-135m-instruct] [--turns 15] [--max-tokens 48] [--out FILE]
 //
 // Needs the local stack with its engine: tools/stack/stack.sh up postgres kafka model.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatTable, log, prepareDatabase, ROOT } from './bench-env';
+import { formatTable, log, prepareDatabase, ROOT, writeBenchResult } from './bench-env';
 import { summarize } from './stats';
 import { createUsers, openAiStream, socketTurn, type StreamTiming } from './stream-clients';
 import { startEcholoopGateway } from './turn-path-targets';
@@ -65,25 +63,7 @@ async function main(): Promise<void> {
         rows.map((r) => [r.name, String(r.ttft.p50), String(r.ttft.p99), String(r.tokensPerSecond.p50)]),
       ),
     );
-    mkdirSync(path.dirname(values.out), { recursive: true });
-    writeFileSync(
-      values.out,
-      `${JSON.stringify(
-        {
-          command: `node -r @swc-node/register bench/real-engine.ts --llm-url ${llmUrl} --model ${values.model} --turns ${turns} --max-tokens ${maxTokens}`,
-          date: new Date().toISOString(),
-          machine: {
-            cpus: os.cpus().length,
-            cpu: os.cpus()[0]?.model,
-            memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-          },
-          rows,
-          samples,
-        },
-        null,
-        2,
-      )}\n`,
-    );
+    writeBenchResult(path.resolve(values.out), { rows, samples });
     log(`wrote ${values.out}`);
   } finally {
     await gateway.stop();

@@ -4,11 +4,11 @@
 //
 //   npm run bench:rl-refresh -- [--users 20] [--steps 24] ...   (any flag of ./echoloop loop; needs the stack)
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ROOT, writeBenchResult } from './bench-env';
 
-const ROOT = path.resolve(__dirname, '..');
 const GROUPS = ['train', 'model', 'ray', 'orchestrator'] as const;
 
 interface Row {
@@ -53,10 +53,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `\n${table('Loop stages', loop.stages)}\n${table('Refresh phases', loop.refreshPhases)}`,
   );
-  const file = path.join(ROOT, 'bench/results/rl-refresh.json');
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(result, null, 2));
-  process.stdout.write(`written to ${file}\n`);
+  process.stdout.write(`written to ${writeBenchResult('rl-refresh.json', result)}\n`);
 }
 
 void main().catch((error: unknown) => {

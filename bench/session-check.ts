@@ -12,12 +12,10 @@
 // Needs the local stack's PostgreSQL and Kafka: tools/stack/stack.sh up postgres kafka.
 import { createTestDatabase, startApp } from '@echoloop/testing';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { round, summarize, type Summary } from './stats';
+import { ROOT, writeBenchResult } from './bench-env';
 
-const ROOT = path.resolve(__dirname, '..');
 const { values } = parseArgs({
   options: { requests: { type: 'string', default: '3000' }, users: { type: 'string', default: '50' } },
 });
@@ -122,11 +120,7 @@ async function main(): Promise<void> {
       ),
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
-    mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-    writeFileSync(
-      path.join(ROOT, 'bench/results/session-check.json'),
-      `${JSON.stringify(result, null, 2)}\n`,
-    );
+    writeBenchResult('session-check.json', result);
   } finally {
     await gateway.stop();
     await db.drop();

@@ -4,7 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export interface Summary {
   n: number;
   p50: number;
+  p95: number;
   p99: number;
+  max: number;
   mean: number;
 }
 
@@ -12,7 +14,14 @@ export function summarize(values: number[]): Summary {
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   const mean = sorted.reduce((sum, v) => sum + v, 0) / Math.max(1, sorted.length);
-  return { n: sorted.length, p50: round(at(0.5)), p99: round(at(0.99)), mean: round(mean) };
+  return {
+    n: sorted.length,
+    p50: round(at(0.5)),
+    p95: round(at(0.95)),
+    p99: round(at(0.99)),
+    max: round(at(1)),
+    mean: round(mean),
+  };
 }
 
 export const round = (value: number): number => Math.round(value * 100) / 100;

@@ -73,4 +73,57 @@ describe('JudgeRunner', () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
+
+  it.each([
+    ['on', 'true', { structured_outputs: { regex: 'Verdict: [1-5]' } }],
+    ['off', 'false', {}],
+  ])(
+    'asks the engine for the verdict’s shape only with JUDGE_CONSTRAIN_ANSWERS %s',
+    async (_, flag, expected) => {
+      const bodies: Record<string, unknown>[] = [];
+      const server = createServer((req, res) => {
+        if (req.url === '/metrics') return void res.end('vllm:num_requests_running{engine="0"} 0.0\n');
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        req.on('end', () => {
+          bodies.push(JSON.parse(body) as Record<string, unknown>);
+          res.end(answer);
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      const module = await Test.createTestingModule({
+        providers: [
+          JudgeRunner,
+          {
+            provide: LABELLER_ENV,
+            useValue: labellerEnv.parse({
+              DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db',
+              JUDGE_BASE_URL: `http://127.0.0.1:${port}/v1`,
+              JUDGE_CONSTRAIN_ANSWERS: flag,
+            }),
+          },
+          { provide: PinoLogger, useValue: { warn: () => undefined } },
+          { provide: MetricsService, useValue: new MetricsService('test') },
+        ],
+      }).compile();
+      const runner = module.get(JudgeRunner);
+
+      const outcome = await runner.judge({
+        component: 'empathy',
+        messages: () => [{ role: 'user', content: 'Rate it.' }],
+        parse: (text) => ({ ok: true, value: text }),
+        correction: () => 'again',
+        pattern: 'Verdict: [1-5]',
+      });
+
+      expect(outcome).toMatchObject({ ok: true, value: 'Verdict: 4' });
+      expect(bodies).toHaveLength(1);
+      expect(bodies[0]).toMatchObject({ temperature: 0, priority: 2, ...expected });
+      if (flag === 'false') expect(bodies[0]).not.toHaveProperty('structured_outputs');
+      runner.onApplicationShutdown();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  );
 });

@@ -222,6 +222,25 @@ describe('ChatModelClient against a vLLM-compatible server', () => {
     expect(error).toMatchObject({ code: 'model_unavailable', retryable: true });
   });
 
+  it('an endpoint without the adapter (404) sends the turn to one that has it, and stays healthy', async () => {
+    const without = await serve({ reply: replyWith('from the base') });
+    const holder = await serve({
+      reply: replyWith('from the arm'),
+      loraAdapters: [{ name: 'arm-b', path: '/adapters/arm-b' }],
+    });
+    const both = client(without.url, holder.url);
+
+    for (let i = 0; i < 3; i++) {
+      const { events, error } = await collect(both.stream({ ...request, model: 'arm-b' }));
+      expect(error).toBeUndefined();
+      expect(text(events)).toBe('from the arm');
+    }
+    // Three 404s on a breaker that opens after two failures: it stayed closed, so the base still goes there.
+    expect(without.requests.filter((r) => r.status === 404)).toHaveLength(3);
+    const { events } = await collect(both.stream(request));
+    expect(text(events)).toBe('from the base');
+  });
+
   it('holds background work until the engine is free of replies (its timeout starts after); a reply goes at once', async () => {
     const server = await serve({ reply: replyWith('I am here.') });
     let replying = true;

@@ -1,5 +1,6 @@
 import { chatFeedbackV2, createEvent } from '@echoloop/contracts';
 import {
+  adapterNamesOf,
   type AppProcess,
   type FakeVllm,
   startApp,
@@ -61,10 +62,7 @@ export async function call(
  * the test's database, and nothing else would ever unload them.
  */
 export async function unloadAdaptersOf(db: { query(sql: string): Promise<unknown> }): Promise<void> {
-  const rows = (await db.query(`SELECT model_name FROM checkpoints WHERE adapter_path IS NOT NULL`)) as {
-    model_name: string;
-  }[];
-  for (const { model_name: name } of rows) {
+  for (const name of await adapterNamesOf(db)) {
     await call(MODEL_URL, 'POST', '/unload_lora_adapter', { body: { lora_name: name } });
   }
 }

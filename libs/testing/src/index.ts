@@ -14,6 +14,7 @@ export {
 export { uniqueName, waitFor, type WaitOptions } from './stack/wait-for';
 export { runAppUntilExit, startApp, type AppExit, type AppProcess } from './stack/app-process';
 export { stackComponent, stackComponentAsync } from './stack/stack-control';
+export { adapterNamesOf } from './stack/served-adapters';
 
 // Character-card PNG files built chunk by chunk (CRCs from node:zlib), as other tools write them
 export { cardTextChunk, IEND, rawChunk, rawPng, realWorldImageChunks } from './cards/png-fixtures';

@@ -3,6 +3,7 @@
 //                   [--min-pairs 6] [--refreshes 1] [--out reports/rl-loop-<time>.json]
 // stack -> fresh database -> services -> simulated users (swipes) -> labelling -> refresh (trigger, training,
 // serving, gate, experiment) -> routing -> report (also written as JSON, with each stage's wall time and peak RSS).
+import { adapterNamesOf } from '@echoloop/testing';
 import { progressReporter } from '@echoloop/platform';
 import { loopConfig } from './config';
 import { freshDatabase } from './database';
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
       };
       await stopServices();
       // The engine outlives this run's database (the next run drops it): nothing would unload its adapters.
-      for (const name of await adapterNames(data.db)) {
+      for (const name of await adapterNamesOf(data.db)) {
         await call(config.modelUrl, 'POST', '/unload_lora_adapter', { body: { lora_name: name } }).catch(
           (error: unknown) => say('report', `could not unload ${name}: ${errorText(error)}`),
         );
@@ -137,13 +138,6 @@ async function main(): Promise<void> {
     stages.stop();
     await stopServices();
   }
-}
-
-async function adapterNames(db: { query(sql: string): Promise<unknown> }): Promise<string[]> {
-  const rows = (await db.query('SELECT model_name FROM checkpoints WHERE adapter_path IS NOT NULL')) as {
-    model_name: string;
-  }[];
-  return rows.map((r) => r.model_name);
 }
 
 void main().catch((error: unknown) => {

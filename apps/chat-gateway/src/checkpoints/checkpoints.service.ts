@@ -103,8 +103,11 @@ export class CheckpointsService implements OnApplicationBootstrap {
       order: { baseUrl: 'ASC' },
     });
     const byCheckpoint = new Map<string, AdapterPlacementEntity[]>();
-    for (const row of rows)
-      byCheckpoint.set(row.checkpointId, [...(byCheckpoint.get(row.checkpointId) ?? []), row]);
+    for (const row of rows) {
+      const placed = byCheckpoint.get(row.checkpointId);
+      if (placed) placed.push(row);
+      else byCheckpoint.set(row.checkpointId, [row]);
+    }
     return byCheckpoint;
   }
 

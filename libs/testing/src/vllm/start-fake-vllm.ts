@@ -25,12 +25,18 @@ export async function startFakeVllm(options: FakeVllmOptions = {}): Promise<Fake
   const requests: RecordedRequest[] = [];
   const idleWaiters: Array<() => void> = [];
   let inFlight = 0;
+  let generating = 0;
   let closing = false;
 
   const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    // vLLM's load gauges (callers yielding to replies read them); a scrape is not a request a test asserts on.
+    if (path === '/metrics') return void res.end(loadMetrics(state.model, generating));
+    const generation = path.startsWith('/v1/chat/completions');
+    if (generation) generating += 1;
     const record: RecordedRequest = {
       method: req.method ?? 'GET',
-      path: new URL(req.url ?? '/', 'http://fake').pathname,
+      path,
       headers: req.headers,
       body: undefined,
       aborted: false,
@@ -43,6 +49,7 @@ export async function startFakeVllm(options: FakeVllmOptions = {}): Promise<Fake
       record.completed = res.writableFinished;
       if (!res.writableFinished && !closing && record.fault !== 'failAfterTokens') record.aborted = true;
       controller.abort();
+      if (generation) generating -= 1;
       inFlight -= 1;
       if (inFlight === 0) idleWaiters.splice(0).forEach((resolve) => resolve());
     });
@@ -115,6 +122,18 @@ async function dispatch(exchange: Exchange, state: FakeVllmState): Promise<void>
     );
   }
   return route.handle(exchange, body, state);
+}
+
+/** vLLM's Prometheus gauges of its load, as it writes them: generations in flight run, none waits. */
+function loadMetrics(model: string, running: number): string {
+  const labels = `{engine="0",model_name="${model}"}`;
+  return [
+    '# TYPE vllm:num_requests_running gauge',
+    `vllm:num_requests_running${labels} ${running.toFixed(1)}`,
+    '# TYPE vllm:num_requests_waiting gauge',
+    `vllm:num_requests_waiting${labels} 0.0`,
+    '',
+  ].join('\n');
 }
 
 function sendHealthy(exchange: Exchange): void {

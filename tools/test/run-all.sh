@@ -32,21 +32,16 @@ gate() {
 gate stack bash tools/stack/stack.sh up &
 stack=$!
 gate browser bash tools/web/chromium.sh
-# The static gates are single-threaded each: they run side by side.
-gates=()
-gate format npx prettier --check . &
-gates+=($!)
+gate format npx prettier --check .
 # One ESLint process over the repo builds each type-checked program once (24 s here; per project, `nx run-many -t
 # lint` took 3 min): same config, same module-boundary rules.
-gate lint npx eslint --max-warnings 0 . &
-gates+=($!)
+gate lint npx eslint --max-warnings 0 .
 # One program over every project that shares tsconfig.base.json's options checks each file once (per-project `tsc`
 # re-checks every library a project imports); the web app has options of its own.
-gate typecheck bash -c 'npx tsc -p tsconfig.typecheck.json && npx tsc -p apps/web/tsconfig.json --noEmit' &
-gates+=($!)
+gate typecheck bash -c 'npx tsc -p tsconfig.typecheck.json && npx tsc -p apps/web/tsconfig.json --noEmit'
 gate compose bash tools/ci/validate-compose.sh
 gate compose-validator bash docker/validate/selftest.sh
-wait "${gates[@]}" "$stack"
+wait "$stack"
 gate migrations node tools/typeorm-cli.cjs migration:run
 # The integration suites start the apps from this build (swc with the repo's .swcrc, as the Docker image builds
 # them) instead of compiling them from source in every process they start.

@@ -170,8 +170,10 @@ export async function startRefreshFixture(): Promise<RefreshFixture> {
     RL_JOB_POLL_SECONDS: '1',
     RL_THRESHOLD_POLL_SECONDS: '1',
     TRAINING_CONSENT_DEFAULT: 'true',
-    GATE_PROFILES: '1',
+    // The least that forms an interval: it only bounds large losses, which is what this suite drills.
+    GATE_PROFILES: '2',
     GATE_HELDOUT_ITEMS: '2',
+    GATE_MIN_ITEMS: '2',
     EXPERIMENT_TRAFFIC_PERCENT: '50',
   };
   const orchestrators: AppProcess[] = [];

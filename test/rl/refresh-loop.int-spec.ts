@@ -149,17 +149,21 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     );
     expect(await defaultCheckpoint()).toBe(success.output.serving.defaultCheckpointId);
 
-    // Gated on the same ground for both: the sentient benchmark and the held-out reward.
-    expect(success.gate).toMatchObject({
-      passed: true,
-      sentient: { profiles: 1, candidate: expect.any(Number), default: expect.any(Number) },
-      heldout: { items: expect.any(Number) },
-    });
-    if (success.gate.heldout.items > 0) {
-      expect(success.gate.heldout).toMatchObject({
-        candidate: expect.any(Number),
-        default: expect.any(Number),
-      });
+    // Gated on the same ground for both: sentient profiles and held-out prompts, each check a paired difference
+    // with its interval; the candidate's answers went through every degeneration guard.
+    expect(success.gate).toMatchObject({ passed: true, level: 0.95, reasons: [], notes: [] });
+    expect(success.gate.evaluations).toEqual({ candidate: expect.any(String), default: expect.any(String) });
+    expect(success.gate.checks.map((c: { name: string; status: string }) => [c.name, c.status])).toEqual([
+      ['sentient', 'passed'],
+      ['heldout_reward', 'passed'],
+      ['repeated_sentences', 'passed'],
+      ['repeated_ngrams', 'passed'],
+      ['empty_or_refusal', 'passed'],
+      ['length_ratio', 'passed'],
+    ]);
+    for (const check of success.gate.checks) {
+      expect(check.items).toBeGreaterThanOrEqual(2);
+      expect(check.interval[0]).toBeLessThanOrEqual(check.interval[1]);
     }
 
     // Every status change went out on rl.job.status.v1, in order.
@@ -313,10 +317,10 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     expect(await defaultCheckpoint()).toBe(before);
   }, 600_000);
 
-  it('a restarted orchestrator picks up the running job; a failed gate retires the candidate', async () => {
+  it('a restarted orchestrator picks up the running job; a gate check that cannot run fails the gate and retires the candidate', async () => {
     await orchestrator.stop();
-    // No candidate can gain 100 points of emotion over the default: the gate must fail.
-    const strict = { GATE_MIN_SENTIENT_DELTA: '100' };
+    // Two held-out prompts cannot bound a difference that needs fifty: the check cannot run, so the gate fails.
+    const strict = { GATE_PROFILES: '0', GATE_MIN_ITEMS: '50' };
     orchestrator = await f.startOrchestrator(strict);
     const before = await defaultCheckpoint();
     const { body: job } = await rl('POST', '/v1/rl/jobs', { hyperparameters: { maxSteps: 2 } });
@@ -329,9 +333,11 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     const failed = await ended(job.id);
     expect(failed).toMatchObject({
       status: 'failed',
-      reason: expect.stringMatching(/^gate_failed: sentient score/),
+      reason: expect.stringMatching(
+        /^gate_failed: heldout_reward could not run: \d items measured on both sides, at least 50 needed/,
+      ),
     });
-    expect(failed.gate).toMatchObject({ passed: false, sentient: { candidate: expect.any(Number) } });
+    expect(failed.gate).toMatchObject({ passed: false, notes: ['sentient off: GATE_PROFILES=0'] });
     const checkpoints = (await gw('GET', '/v1/checkpoints')).body.items as { id: string; status: string }[];
     expect(checkpoints).toContainEqual(
       expect.objectContaining({ id: failed.checkpointId, status: 'retired' }),

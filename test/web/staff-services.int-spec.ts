@@ -6,6 +6,27 @@ const LOGS = Array.from(
   (_, i) => `step ${i + 1}/30 loss=${(0.7 - i * 0.01).toFixed(3)}`,
 ).join('\n');
 
+/** A line of the gate's report as the orchestrator stores it. */
+const gateCheck = (
+  name: string,
+  role: 'metric' | 'guard',
+  items: number,
+  [candidate, base, delta]: (number | null)[],
+  interval: [number, number] | null,
+  significance: string | null,
+) => ({
+  name,
+  role,
+  status: 'passed',
+  items,
+  candidate,
+  default: base,
+  delta,
+  interval,
+  significance,
+  detail: null,
+});
+
 describe('web app: RL jobs and evaluations in the browser', () => {
   let services: StaffServices;
   let w: BrowserFixture;
@@ -36,17 +57,17 @@ describe('web app: RL jobs and evaluations in the browser', () => {
         }),
         JSON.stringify({
           passed: true,
+          better: true,
+          level: 0.95,
           reasons: [],
-          notes: [],
-          sentient: {
-            candidateEvaluationId: crypto.randomUUID(),
-            defaultEvaluationId: crypto.randomUUID(),
-            profiles: 2,
-            candidate: 61.5,
-            default: 55,
-            delta: 6.5,
-          },
-          heldout: { items: 8, candidate: 0.31, default: 0.27, delta: 0.04 },
+          notes: ['length_ratio off: GATE_CHECKS_OFF'],
+          checks: [
+            gateCheck('sentient', 'metric', 24, [61.5, 55, 6.5], [2.1, 10.9], 'higher'),
+            gateCheck('heldout_reward', 'metric', 48, [0.31, 0.27, 0.04], [-0.01, 0.09], 'none'),
+            gateCheck('repeated_sentences', 'guard', 48, [0.02, 0.01, 0.01], [-0.01, 0.03], 'none'),
+            { ...gateCheck('length_ratio', 'guard', 0, [null, null, null], null, null), status: 'off' },
+          ],
+          evaluations: { candidate: crypto.randomUUID(), default: crypto.randomUUID() },
         }),
         LOGS,
       ],
@@ -89,7 +110,12 @@ describe('web app: RL jobs and evaluations in the browser', () => {
     await page.waitForURL(new RegExp(`/rl-jobs/${finishedJob}$`));
     await page.getByRole('heading', { name: `RL job ${finishedJob.slice(0, 8)}` }).waitFor();
     await page.getByRole('region', { name: 'Dataset' }).getByRole('cell', { name: '48' }).waitFor();
-    await page.getByRole('region', { name: 'Gate checks' }).getByRole('cell', { name: '6.5' }).waitFor();
+    const gate = page.getByRole('region', { name: 'Gate checks' });
+    await gate.getByRole('cell', { name: '[2.1, 10.9]' }).waitFor();
+    expect(await gate.getByRole('row', { name: /Sentient benchmark/ }).textContent()).toMatch(
+      /24.*61\.5.*55.*6\.5.*passed/,
+    );
+    expect(await gate.getByRole('row', { name: /Length/ }).textContent()).toContain('off');
     expect(await page.locator('svg.rl-loss-chart').getAttribute('aria-label')).toMatch(/over 8 steps/);
     const logs = page.locator('pre.rl-logs');
     expect(await logs.textContent()).toContain('step 30/30 loss=0.410');

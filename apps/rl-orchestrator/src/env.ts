@@ -2,6 +2,7 @@ import { flag, port, serviceEnv } from '@echoloop/config';
 import { requireKeyInProduction } from '@echoloop/datasets';
 import { checkpointEndpointEnv } from '@echoloop/platform';
 import { z } from 'zod';
+import { GATE_CHECK_NAMES } from './gate/gate-checks';
 
 const unset = (value: unknown) => (value === '' ? undefined : value);
 const seconds = (fallback: number) => z.coerce.number().positive().default(fallback);
@@ -63,14 +64,33 @@ export const orchestratorEnv = serviceEnv
     EVAL_RUNNER_URL: z.url().default('http://127.0.0.1:3003'),
     LABELLER_URL: z.url().default('http://127.0.0.1:3001'),
 
-    /** Sentient-benchmark profiles the gate plays for the candidate and for the default. */
-    GATE_PROFILES: z.coerce.number().int().min(0).max(500).default(4),
-    /** The least `candidate − default` of the mean final emotion (0-100 scale): negative tolerates a small loss. */
-    GATE_MIN_SENTIENT_DELTA: z.coerce.number().min(-100).max(100).default(-5),
-    /** Held-out pairs scored with the live reward (0: skip that check). */
-    GATE_HELDOUT_ITEMS: z.coerce.number().int().min(0).max(1_000).default(8),
-    /** The least `candidate − default` of the mean held-out composite reward. */
-    GATE_MIN_REWARD_DELTA: z.coerce.number().min(-2).max(2).default(-0.05),
+    /**
+     * Sentient-benchmark profiles the gate plays for the candidate and for the default (0: off). With 24 paired
+     * profiles the 95% interval of the difference is about ±0.44 standard deviations of a profile's difference wide
+     * (t(0.975, 23) / √24), enough to see a loss a user would feel; fewer only bound large losses.
+     */
+    GATE_PROFILES: z.coerce.number().int().min(0).max(500).default(24),
+    /** Held-out prompts both answer greedily, scored by the live reward and read by the guards (0: off). */
+    GATE_HELDOUT_ITEMS: z.coerce.number().int().min(0).max(1_000).default(48),
+    /** The fewest items measured on both sides for a check to count; below it the check could not run. */
+    GATE_MIN_ITEMS: z.coerce.number().int().min(2).max(1_000).default(20),
+    /** Confidence level of every interval the gate reports. */
+    GATE_CONFIDENCE: z.coerce.number().gt(0.5).lt(1).default(0.95),
+    /** The length guard: the candidate's answers may be up to this many times longer or shorter. */
+    GATE_MAX_LENGTH_RATIO: z.coerce.number().gt(1).max(100).default(2),
+    /** `true`: only a candidate significantly better on the main metric passes (not merely not worse). */
+    GATE_REQUIRE_BETTER: flag(false),
+    /** Checks an operator turned off (comma-separated names); the report says so. Any other check that cannot run fails the gate. */
+    GATE_CHECKS_OFF: z
+      .string()
+      .default('')
+      .transform((value) =>
+        value
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.enum(GATE_CHECK_NAMES))),
     GATE_TIMEOUT_SECONDS: seconds(1_800),
     /** Open an experiment for a candidate that passed, and the share of users it takes. */
     EXPERIMENT_ON_PASS: flag(true),

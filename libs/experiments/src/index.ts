@@ -15,5 +15,6 @@ export {
 export { chiSquareSurvival } from './special/chi-square';
 export { normalCdf, normalQuantile } from './special/normal';
 export { studentTCdf, studentTQuantile, studentTTwoSidedTail } from './special/student-t';
+export { pairedDifference, type PairedDifference } from './paired';
 export { DEFAULT_SRM_THRESHOLD, sampleRatioMismatch, type SampleRatioMismatchResult } from './srm';
 export { welchTest, type WelchResult } from './welch';

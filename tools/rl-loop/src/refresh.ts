@@ -5,6 +5,15 @@ import { say, seconds } from './output';
 import { ENDED, type RlJob, type TriggerState } from './rl-job';
 import type { StageRunner } from './stages';
 
+/** The gate's checks, one line each: candidate vs default, the paired difference and its interval. */
+export function gateLines(gate: NonNullable<RlJob['gate']>): string[] {
+  return (gate.checks ?? []).map((c) =>
+    c.interval
+      ? `${c.name} (${c.items} items): candidate ${fmt(c.candidate)} vs default ${fmt(c.default)}, Δ ${fmt(c.delta)} [${fmt(c.interval[0])}, ${fmt(c.interval[1])}] ${c.status}`
+      : `${c.name}: ${c.status}`,
+  );
+}
+
 export const fmt = (n: number | null | undefined, digits = 4): string =>
   n === null || n === undefined ? '-' : n.toFixed(digits);
 
@@ -103,19 +112,9 @@ function printDataset(job: RlJob): void {
 }
 
 function printGate(gate: NonNullable<RlJob['gate']>): void {
-  const { sentient: s, heldout: h } = gate;
-  if (s)
-    say(
-      'refresh',
-      `gate sentient (${s.profiles} profile): candidate ${fmt(s.candidate, 1)} vs default ${fmt(s.default, 1)} (Δ ${fmt(s.delta, 1)})`,
-    );
-  if (h)
-    say(
-      'refresh',
-      `gate held-out (${h.items} items): candidate ${fmt(h.candidate)} vs default ${fmt(h.default)} (Δ ${fmt(h.delta)})`,
-    );
+  for (const line of gateLines(gate)) say('refresh', `gate ${line}`);
   say(
     'refresh',
-    `gate ${gate.passed ? 'PASSED' : 'FAILED'}${gate.reasons?.length ? `: ${gate.reasons.join('; ')}` : ''}`,
+    `gate ${gate.passed ? 'PASSED' : 'FAILED'}${gate.better ? ' (significantly better)' : ''}${gate.reasons?.length ? `: ${gate.reasons.join('; ')}` : ''}`,
   );
 }

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { call } from './http';
 import { say } from './output';
-import { fmt } from './refresh';
+import { fmt, gateLines } from './refresh';
 import type { RlJob } from './rl-job';
 import { RSS_GROUPS } from './rss-sampler';
 import type { StageTiming } from './stages';
@@ -77,7 +77,8 @@ export function printReport(report: LoopReport, file: string): void {
     `data: ${data ? `${data.pairs} pairs (${data.train} train / ${data.heldout} held out), dataset ${data.datasetId}` : 'none'}`,
     `users: ${report.users.simulated} simulated, ${report.users.swipesKept} swipes kept, ${report.users.ties} ties`,
     `training: ${t.steps} steps, loss ${fmt(t.firstLoss)} -> ${fmt(t.lastLoss)}, reward accuracy ${fmt(t.rewardAccuracy, 2)}`,
-    `gate: ${gate?.passed ? 'passed' : 'failed'}; sentient ${fmt(gate?.sentient?.candidate, 1)} vs ${fmt(gate?.sentient?.default, 1)}; held-out ${fmt(gate?.heldout?.candidate)} vs ${fmt(gate?.heldout?.default)}`,
+    `gate: ${gate?.passed ? 'passed' : 'failed'}${gate?.better ? ' (significantly better)' : ''}`,
+    ...(gate ? gateLines(gate).map((line) => `  ${line}`) : []),
     `job ${job.id} (${job.trigger}) -> candidate ${job.checkpointId}, experiment ${job.experimentId}`,
     `routing: ${Object.entries(report.routing)
       .map(([arm, n]) => `${arm}: ${n}`)

@@ -20,21 +20,24 @@ export interface RlJob {
   } | null;
   gate: {
     passed: boolean;
+    better?: boolean;
+    level?: number;
     reasons?: string[];
-    sentient?: {
-      candidate: number | null;
-      default: number | null;
-      delta: number | null;
-      profiles: number;
-    } | null;
-    heldout?: {
-      items: number;
-      candidate: number | null;
-      default: number | null;
-      delta: number | null;
-    } | null;
+    notes?: string[];
+    checks?: GateCheck[];
   } | null;
   logsTail: string | null;
+}
+
+/** One line of the gate's report: candidate and default on the same items, the paired difference and its interval. */
+export interface GateCheck {
+  name: string;
+  status: string;
+  items: number;
+  candidate: number | null;
+  default: number | null;
+  delta: number | null;
+  interval: [number, number] | null;
 }
 
 export interface CurvePoint {

@@ -88,8 +88,10 @@ export async function startServices(config: LoopConfig, data: LoopDatabase, stac
     RL_MIN_PAIRS: String(config.minPairs),
     RL_MAX_STEPS: String(config.steps),
     RL_JOB_POLL_SECONDS: '1',
-    GATE_PROFILES: '1',
-    GATE_HELDOUT_ITEMS: '4',
+    // A CPU plays few profiles: intervals this narrow-sampled bound only large losses (the report shows them).
+    GATE_PROFILES: '2',
+    GATE_HELDOUT_ITEMS: '8',
+    GATE_MIN_ITEMS: '2',
     EXPERIMENT_TRAFFIC_PERCENT: '50',
     // Every simulated user consents explicitly: the snapshot holds only those who did.
     TRAINING_CONSENT_DEFAULT: 'false',

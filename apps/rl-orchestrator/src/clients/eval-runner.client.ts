@@ -10,6 +10,8 @@ export interface EvaluationView {
   status: 'running' | 'finished' | 'failed';
   metrics: { meanFinalScore?: number | null; successRate?: number | null; count?: number } | null;
   error: string | null;
+  /** Per profile, the emotion the simulated user ended with (the gate pairs them across checkpoints). */
+  report?: { episodes: { profileId: string; finalScore: number }[] };
 }
 
 /** The eval-runner's sentient benchmark. */

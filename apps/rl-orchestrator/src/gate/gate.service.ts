@@ -6,35 +6,56 @@ import type { CheckpointView } from '../clients/gateway.client';
 import { EvalRunnerClient, type EvaluationView } from '../clients/eval-runner.client';
 import { LabellerClient, type ScoreItem } from '../clients/labeller.client';
 import type { OrchestratorEnv } from '../env';
+import { transient } from '../pipeline/job-failure';
 import { GreedyReplies } from '../serving/greedy-replies';
 import { ORCHESTRATOR_ENV } from '../tokens';
+import { emptyOrRefusal, repeatedNgramShare, repeatedSentenceShare, wordCount } from './degeneration';
+import {
+  type CheckOptions,
+  type GateCheck,
+  type GateCheckName,
+  guardCheck,
+  lengthRatioCheck,
+  metricCheck,
+  notRunCheck,
+  offCheck,
+  type Pair,
+} from './gate-checks';
 
 export interface GateResult {
   passed: boolean;
+  /** The main metric (the first metric that ran: sentient, else held-out reward) is significantly better. */
+  better: boolean;
+  /** Confidence level of every interval. */
+  level: number;
   /** Why it failed (empty when it passed). */
   reasons: string[];
-  /** Checks that could not run, and why (they neither pass nor fail the candidate). */
+  /** Checks an operator turned off. */
   notes: string[];
-  sentient: {
-    candidateEvaluationId: string;
-    defaultEvaluationId: string;
-    profiles: number;
-    candidate: number | null;
-    default: number | null;
-    delta: number | null;
-  } | null;
-  heldout: { items: number; candidate: number | null; default: number | null; delta: number | null } | null;
+  checks: GateCheck[];
+  /** The two sentient-benchmark runs, for their side-by-side page. */
+  evaluations: { candidate: string; default: string } | null;
 }
 
 type Message = { role: 'system' | 'user' | 'assistant'; content: string };
 
-const mean = (values: readonly number[]) =>
-  values.length ? values.reduce((sum, v) => sum + v, 0) / values.length : null;
-const round = (value: number | null) => (value === null ? null : Math.round(value * 10_000) / 10_000);
+// How much more degenerate than the default a candidate may be before it counts (a share of answers or n-grams).
+const GUARD_TOLERANCE = 0.05;
+const HELDOUT_CHECKS: readonly GateCheckName[] = [
+  'heldout_reward',
+  'repeated_sentences',
+  'repeated_ngrams',
+  'empty_or_refusal',
+  'length_ratio',
+];
+
+const why = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * Candidate against the current default, on the same ground: the same sentient-benchmark profiles (eval-runner),
- * and the snapshot's held-out prompts answered greedily by both and scored by the live reward models.
+ * Candidate against the current default on the same ground: the same sentient-benchmark profiles (eval-runner) and
+ * the snapshot's held-out prompts answered greedily by both, scored by the live reward and read by the degeneration
+ * guards. Every difference is paired, with its confidence interval. The candidate passes when no check is
+ * significantly worse and every check ran (or was turned off by an operator).
  */
 @Injectable()
 export class GateService {
@@ -47,44 +68,63 @@ export class GateService {
   ) {}
 
   async run(candidate: CheckpointView, current: CheckpointView, heldoutFile: string): Promise<GateResult> {
+    const options = { level: this.env.GATE_CONFIDENCE, minItems: this.env.GATE_MIN_ITEMS };
     const [sentient, heldout] = await Promise.all([
-      this.env.GATE_PROFILES > 0 ? this.sentient(candidate, current) : null,
-      this.env.GATE_HELDOUT_ITEMS > 0 ? this.heldout(candidate, current, heldoutFile) : null,
+      this.sentient(candidate, current, options),
+      this.heldout(candidate, current, heldoutFile, options),
     ]);
-    const reasons: string[] = [];
-    const notes: string[] = [];
-    if (!sentient) notes.push('sentient benchmark off (GATE_PROFILES=0)');
-    else if (sentient.delta === null) reasons.push('sentient benchmark gave no score');
-    else if (sentient.delta < this.env.GATE_MIN_SENTIENT_DELTA)
+    const checks = [sentient.check, ...heldout].map((check) =>
+      this.env.GATE_CHECKS_OFF.includes(check.name) ? offCheck(check.name, 'GATE_CHECKS_OFF') : check,
+    );
+    const reasons = checks.flatMap((c) =>
+      c.status === 'failed'
+        ? [c.detail ?? c.name]
+        : c.status === 'not_run'
+          ? [`${c.name} could not run: ${c.detail}`]
+          : [],
+    );
+    const main = checks.find((c) => c.role === 'metric' && c.status === 'passed');
+    const better = main?.significance === 'higher';
+    if (this.env.GATE_REQUIRE_BETTER && !better)
       reasons.push(
-        `sentient score ${sentient.candidate} vs default ${sentient.default}: delta ${sentient.delta} < ${this.env.GATE_MIN_SENTIENT_DELTA}`,
+        main
+          ? `${main.name} not significantly better than the default, as GATE_REQUIRE_BETTER asks`
+          : 'no metric ran to show the candidate better, as GATE_REQUIRE_BETTER asks',
       );
-    if (!heldout) notes.push('held-out reward off (GATE_HELDOUT_ITEMS=0)');
-    else if (heldout.delta === null) notes.push('held-out reward skipped: no held-out prompt got a score');
-    else if (heldout.delta < this.env.GATE_MIN_REWARD_DELTA)
-      reasons.push(
-        `held-out reward ${heldout.candidate} vs default ${heldout.default}: delta ${heldout.delta} < ${this.env.GATE_MIN_REWARD_DELTA}`,
-      );
-    return { passed: reasons.length === 0, reasons, notes, sentient, heldout };
+    return {
+      passed: reasons.length === 0,
+      better,
+      level: options.level,
+      reasons,
+      notes: checks.flatMap((c) => (c.status === 'off' ? [`${c.name} off: ${c.detail}`] : [])),
+      checks,
+      evaluations: sentient.evaluations,
+    };
   }
 
   private async sentient(
     candidate: CheckpointView,
     current: CheckpointView,
-  ): Promise<GateResult['sentient']> {
-    const first = await this.evals.start(candidate.id, { limit: this.env.GATE_PROFILES });
-    const second = await this.evals.start(current.id, { profiles: first.profileIds });
-    const [a, b] = await Promise.all([this.finished(first.id), this.finished(second.id)]);
-    const score = (e: EvaluationView) => e.metrics?.meanFinalScore ?? null;
-    const [c, d] = [score(a), score(b)];
-    return {
-      candidateEvaluationId: a.id,
-      defaultEvaluationId: b.id,
-      profiles: first.profileIds.length,
-      candidate: round(c),
-      default: round(d),
-      delta: c === null || d === null ? null : round(c - d),
-    };
+    options: CheckOptions,
+  ): Promise<{ check: GateCheck; evaluations: GateResult['evaluations'] }> {
+    if (this.env.GATE_PROFILES === 0)
+      return { check: offCheck('sentient', 'GATE_PROFILES=0'), evaluations: null };
+    try {
+      const first = await this.evals.start(candidate.id, { limit: this.env.GATE_PROFILES });
+      const second = await this.evals.start(current.id, { profiles: first.profileIds });
+      const evaluations = { candidate: first.id, default: second.id };
+      const [a, b] = await Promise.all([this.finished(first.id), this.finished(second.id)]);
+      const scores = new Map(b.report?.episodes.map((e) => [e.profileId, e.finalScore]));
+      const pairs = (a.report?.episodes ?? []).flatMap((e): Pair[] => {
+        const other = scores.get(e.profileId);
+        return other === undefined ? [] : [[e.finalScore, other]];
+      });
+      return { check: metricCheck('sentient', pairs, options), evaluations };
+    } catch (error) {
+      // A service that is away: the driver retries the whole step instead of failing the check.
+      if (transient(error)) throw error;
+      return { check: notRunCheck('sentient', why(error)), evaluations: null };
+    }
   }
 
   private async finished(id: string): Promise<EvaluationView> {
@@ -102,35 +142,64 @@ export class GateService {
     candidate: CheckpointView,
     current: CheckpointView,
     file: string,
-  ): Promise<GateResult['heldout']> {
-    const prompts = await readPrompts(file, this.env.GATE_HELDOUT_ITEMS);
-    if (prompts.length === 0) return { items: 0, candidate: null, default: null, delta: null };
+    options: CheckOptions,
+  ): Promise<GateCheck[]> {
+    if (this.env.GATE_HELDOUT_ITEMS === 0)
+      return HELDOUT_CHECKS.map((name) => offCheck(name, 'GATE_HELDOUT_ITEMS=0'));
+    let answers: { prompts: Message[][]; candidate: string[]; default: string[] };
+    try {
+      const prompts = await readPrompts(file, this.env.GATE_HELDOUT_ITEMS);
+      answers = {
+        prompts,
+        candidate: await this.replies.answer(candidate, prompts),
+        default: await this.replies.answer(current, prompts),
+      };
+    } catch (error) {
+      if (transient(error)) throw error;
+      return HELDOUT_CHECKS.map((name) => notRunCheck(name, `no held-out answers: ${why(error)}`));
+    }
+    const per = (measure: (text: string) => number) =>
+      answers.candidate.map((text, i): Pair => [measure(text), measure(answers.default[i] ?? '')]);
+    return [
+      await this.reward(answers, options),
+      guardCheck('repeated_sentences', per(repeatedSentenceShare), GUARD_TOLERANCE, options),
+      guardCheck(
+        'repeated_ngrams',
+        per((text) => repeatedNgramShare(text)),
+        GUARD_TOLERANCE,
+        options,
+      ),
+      guardCheck('empty_or_refusal', per(emptyOrRefusal), GUARD_TOLERANCE, options),
+      lengthRatioCheck(per(wordCount), this.env.GATE_MAX_LENGTH_RATIO, options),
+    ];
+  }
+
+  /** The live composite reward of both answers to each prompt; only prompts both got a score for are paired. */
+  private async reward(
+    answers: { prompts: Message[][]; candidate: string[]; default: string[] },
+    options: CheckOptions,
+  ): Promise<GateCheck> {
     const toItems = (replies: string[]): ScoreItem[] =>
-      prompts.map((prompt, i) => ({
+      answers.prompts.map((prompt, i) => ({
         history: prompt.filter((m): m is ScoreItem['history'][number] => m.role !== 'system'),
         reply: replies[i] ?? '',
       }));
-    const candidateReplies = await this.replies.answer(candidate, prompts);
-    const defaultReplies = await this.replies.answer(current, prompts);
-    const [c, d] = await Promise.all([
-      this.labeller.composites(toItems(candidateReplies)),
-      this.labeller.composites(toItems(defaultReplies)),
-    ]);
-    // Only prompts both sides got a score for are compared.
-    const both = c.flatMap((value, i) => {
-      const other = d[i];
-      return value !== null && value !== undefined && other !== null && other !== undefined
-        ? [[value, other] as const]
-        : [];
-    });
-    const cm = mean(both.map(([value]) => value));
-    const dm = mean(both.map(([, value]) => value));
-    return {
-      items: both.length,
-      candidate: round(cm),
-      default: round(dm),
-      delta: cm === null || dm === null ? null : round(cm - dm),
-    };
+    try {
+      const [c, d] = await Promise.all([
+        this.labeller.composites(toItems(answers.candidate)),
+        this.labeller.composites(toItems(answers.default)),
+      ]);
+      const pairs = c.flatMap((value, i): Pair[] => {
+        const other = d[i];
+        return value === null || value === undefined || other === null || other === undefined
+          ? []
+          : [[value, other]];
+      });
+      return metricCheck('heldout_reward', pairs, options);
+    } catch (error) {
+      if (transient(error)) throw error;
+      return notRunCheck('heldout_reward', why(error));
+    }
   }
 }
 

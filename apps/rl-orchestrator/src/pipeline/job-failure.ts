@@ -1,3 +1,6 @@
+import { ModelError } from '@echoloop/llm';
+import { ServiceCallError } from '@echoloop/platform';
+
 /** A stage ended the job for good: `code` and a sentence, shown as the job's reason. */
 export class JobFailure extends Error {
   override readonly name = 'JobFailure';
@@ -14,3 +17,7 @@ export class JobFailure extends Error {
     return `${this.code}: ${this.message}`;
   }
 }
+
+/** A service away or busy (an endpoint that timed out, a model server restarting): the step is tried again. */
+export const transient = (error: unknown): boolean =>
+  (error instanceof ServiceCallError && error.transient) || (error instanceof ModelError && error.retryable);

@@ -1,6 +1,5 @@
-import { ModelError } from '@echoloop/llm';
 import type { RlJobEntity, RlJobStatus } from '@echoloop/persistence';
-import { CLOCK, type Clock, MetricsService, ServiceCallError } from '@echoloop/platform';
+import { CLOCK, type Clock, MetricsService } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
@@ -8,12 +7,8 @@ import { hostname } from 'node:os';
 import type { OrchestratorEnv } from '../env';
 import { RlJobsRepository } from '../jobs/rl-jobs.repository';
 import { ORCHESTRATOR_ENV } from '../tokens';
-import { JobFailure } from './job-failure';
+import { JobFailure, transient } from './job-failure';
 import { RefreshStages } from './refresh-stages';
-
-/** A service away or busy (an endpoint that timed out, a model server restarting): the step is tried again. */
-const transient = (error: unknown) =>
-  (error instanceof ServiceCallError && error.transient) || (error instanceof ModelError && error.retryable);
 
 /** A replica holds the active job this long without renewing; then another replica (or its restart) takes it. */
 export const LEASE_MS = 20_000;

@@ -6,6 +6,15 @@ import { StatusBadge } from '../../ui/StatusBadge';
 import { fmt } from '../../ui/format';
 import { DataTable } from '../../ui/DataTable';
 
+const CHECK_LABELS: Record<string, string> = {
+  sentient: 'Sentient benchmark (emotion, 0-100)',
+  heldout_reward: 'Held-out reward',
+  repeated_sentences: 'Repeated sentences (share)',
+  repeated_ngrams: 'Repeated 4-grams (share)',
+  empty_or_refusal: 'Empty or refusing answers (share)',
+  length_ratio: 'Length (words; Δ and interval as a ratio)',
+};
+
 /** What the job produced so far: its dataset, training metrics and the gate's verdict. */
 export function JobResults({ job }: { job: RlJob }) {
   const splits = splitsOf(job);
@@ -48,6 +57,7 @@ export function JobResults({ job }: { job: RlJob }) {
         <>
           <p>
             Result: <StatusBadge status={gate.passed ? 'passed' : 'failed'} />
+            {gate.better && ' (significantly better than the default)'}
           </p>
           {gate.reasons.length > 0 && (
             <ul className="rl-reasons" aria-label="Why it failed">
@@ -57,36 +67,49 @@ export function JobResults({ job }: { job: RlJob }) {
             </ul>
           )}
           {gate.notes.length > 0 && (
-            <ul className="muted" aria-label="Checks not run">
+            <ul className="muted" aria-label="Checks turned off">
               {gate.notes.map((note) => (
                 <li key={note}>{note}</li>
               ))}
             </ul>
           )}
-          <DataTable label="Gate checks" columns={['Check', 'Candidate', 'Default', 'Δ']}>
-            {gate.sentient && (
-              <tr>
+          <DataTable
+            label="Gate checks"
+            columns={[
+              'Check',
+              'Items',
+              'Candidate',
+              'Default',
+              'Δ',
+              `${fmt(gate.level * 100)}% interval`,
+              'Result',
+            ]}
+          >
+            {gate.checks.map((check) => (
+              <tr key={check.name}>
                 <th scope="row">
-                  Sentient benchmark ({gate.sentient.profiles} profiles){' '}
-                  <AppLink
-                    to={`/evaluations?a=${gate.sentient.defaultEvaluationId}&b=${gate.sentient.candidateEvaluationId}`}
-                  >
-                    compare
-                  </AppLink>
+                  {CHECK_LABELS[check.name] ?? check.name}
+                  {check.name === 'sentient' && gate.evaluations && (
+                    <>
+                      {' '}
+                      <AppLink
+                        to={`/evaluations?a=${gate.evaluations.default}&b=${gate.evaluations.candidate}`}
+                      >
+                        compare
+                      </AppLink>
+                    </>
+                  )}
                 </th>
-                <td>{fmt(gate.sentient.candidate)}</td>
-                <td>{fmt(gate.sentient.default)}</td>
-                <td>{fmt(gate.sentient.delta)}</td>
+                <td>{check.items}</td>
+                <td>{fmt(check.candidate)}</td>
+                <td>{fmt(check.default)}</td>
+                <td>{fmt(check.delta)}</td>
+                <td>{check.interval ? `[${fmt(check.interval[0])}, ${fmt(check.interval[1])}]` : '—'}</td>
+                <td>
+                  <StatusBadge status={check.status} label={check.status.replace('_', ' ')} />
+                </td>
               </tr>
-            )}
-            {gate.heldout && (
-              <tr>
-                <th scope="row">Held-out reward ({gate.heldout.items} items)</th>
-                <td>{fmt(gate.heldout.candidate)}</td>
-                <td>{fmt(gate.heldout.default)}</td>
-                <td>{fmt(gate.heldout.delta)}</td>
-              </tr>
-            )}
+            ))}
           </DataTable>
         </>
       )}

@@ -27,31 +27,72 @@ export function reachedStage(job: RlJob): number {
   return 0;
 }
 
-export interface GateView {
-  passed: boolean;
-  reasons: string[];
-  notes: string[];
-  sentient: {
-    candidateEvaluationId: string;
-    defaultEvaluationId: string;
-    profiles: number;
-    candidate: number | null;
-    default: number | null;
-    delta: number | null;
-  } | null;
-  heldout: { items: number; candidate: number | null; default: number | null; delta: number | null } | null;
+/** One check of the gate: candidate and default on the same items, the paired difference and its interval. */
+export interface GateCheckView {
+  name: string;
+  role: 'metric' | 'guard';
+  status: 'passed' | 'failed' | 'off' | 'not_run';
+  items: number;
+  candidate: number | null;
+  default: number | null;
+  delta: number | null;
+  interval: [number, number] | null;
+  significance: 'higher' | 'lower' | 'none' | null;
+  detail: string | null;
 }
 
-/** The gate's result as the orchestrator writes it (documented as an open object). */
+export interface GateView {
+  passed: boolean;
+  /** The main metric is significantly better than the default's. */
+  better: boolean;
+  level: number;
+  reasons: string[];
+  notes: string[];
+  checks: GateCheckView[];
+  evaluations: { candidate: string; default: string } | null;
+}
+
+type LegacySide = { candidate: number | null; default: number | null; delta: number | null };
+type LegacyGate = {
+  sentient?:
+    | (LegacySide & { profiles: number; candidateEvaluationId: string; defaultEvaluationId: string })
+    | null;
+  heldout?: (LegacySide & { items: number }) | null;
+};
+
+/** A report from before the gate had intervals: its two comparisons, without one. */
+function legacyChecks(gate: LegacyGate): GateCheckView[] {
+  const row = (name: string, items: number, side: LegacySide): GateCheckView => ({
+    name,
+    role: 'metric',
+    status: 'passed',
+    items,
+    ...side,
+    interval: null,
+    significance: null,
+    detail: null,
+  });
+  return [
+    ...(gate.sentient ? [row('sentient', gate.sentient.profiles, gate.sentient)] : []),
+    ...(gate.heldout ? [row('heldout_reward', gate.heldout.items, gate.heldout)] : []),
+  ];
+}
+
+/** The gate's report as the orchestrator writes it (documented as an open object). */
 export function gateOf(job: RlJob): GateView | null {
-  const gate = job.gate as Partial<GateView> | null;
+  const gate = job.gate as (Partial<GateView> & LegacyGate) | null;
   if (!gate || typeof gate.passed !== 'boolean') return null;
+  const legacy = gate.sentient
+    ? { candidate: gate.sentient.candidateEvaluationId, default: gate.sentient.defaultEvaluationId }
+    : null;
   return {
     passed: gate.passed,
+    better: gate.better === true,
+    level: typeof gate.level === 'number' ? gate.level : 0.95,
     reasons: Array.isArray(gate.reasons) ? gate.reasons : [],
     notes: Array.isArray(gate.notes) ? gate.notes : [],
-    sentient: gate.sentient ?? null,
-    heldout: gate.heldout ?? null,
+    checks: Array.isArray(gate.checks) ? gate.checks : legacyChecks(gate),
+    evaluations: gate.evaluations ?? legacy,
   };
 }
 

@@ -2,17 +2,31 @@ import type { DataSource } from 'typeorm';
 
 export type TableCounts = Record<string, number>;
 
+const countQueries = new WeakMap<DataSource, string | null>();
+
+/** One query counting every table in `public` (the tables are those the migrations made: listed once per database). */
+async function countQuery(db: DataSource): Promise<string | null> {
+  if (!countQueries.has(db)) {
+    const tables = (await db.query(
+      `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations' ORDER BY 1`,
+    )) as { tablename: string }[];
+    countQueries.set(
+      db,
+      tables.length
+        ? tables
+            .map(({ tablename }) => `SELECT '${tablename}' AS t, count(*)::int AS n FROM "${tablename}"`)
+            .join(' UNION ALL ')
+        : null,
+    );
+  }
+  return countQueries.get(db) ?? null;
+}
+
 /** Exact row counts of every table in `public` (throwaway test databases are small: one cheap query). */
 export async function tableCounts(db: DataSource): Promise<TableCounts> {
-  const tables = (await db.query(
-    `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations' ORDER BY 1`,
-  )) as { tablename: string }[];
-  if (!tables.length) return {};
-  const rows = (await db.query(
-    tables
-      .map(({ tablename }) => `SELECT '${tablename}' AS t, count(*)::int AS n FROM "${tablename}"`)
-      .join(' UNION ALL '),
-  )) as { t: string; n: number }[];
+  const query = await countQuery(db);
+  if (!query) return {};
+  const rows = (await db.query(query)) as { t: string; n: number }[];
   return Object.fromEntries(rows.map((row) => [row.t, row.n]));
 }
 

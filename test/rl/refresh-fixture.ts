@@ -174,6 +174,7 @@ export async function startRefreshFixture(): Promise<RefreshFixture> {
     GATE_PROFILES: '2',
     GATE_HELDOUT_ITEMS: '2',
     GATE_MIN_ITEMS: '2',
+    GATE_MAX_TOKENS: '32',
     EXPERIMENT_TRAFFIC_PERCENT: '50',
   };
   const orchestrators: AppProcess[] = [];

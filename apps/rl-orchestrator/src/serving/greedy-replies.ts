@@ -10,7 +10,7 @@ import { ORCHESTRATOR_ENV } from '../tokens';
 export class GreedyReplies {
   private readonly policy;
 
-  constructor(@Inject(ORCHESTRATOR_ENV) env: OrchestratorEnv) {
+  constructor(@Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv) {
     this.policy = checkpointEndpointPolicy(env);
   }
 
@@ -27,7 +27,7 @@ export class GreedyReplies {
         model: checkpoint.modelName,
         messages,
         temperature: 0,
-        maxTokens: checkpoint.decoding.maxTokens ?? 128,
+        maxTokens: this.env.GATE_MAX_TOKENS ?? checkpoint.decoding.maxTokens ?? 128,
         priority: MODEL_PRIORITY.scoring,
       });
       replies.push(text);

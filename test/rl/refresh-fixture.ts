@@ -127,6 +127,8 @@ export async function startRefreshFixture(): Promise<RefreshFixture> {
     LLM_MAX_TOKENS: '24',
     LLM_FIRST_TOKEN_TIMEOUT_MS: '60000',
     AUTH_ATTEMPTS_PER_MINUTE: '10000',
+    // Experiments review their guardrails and primary metric often, so a decision shows within a test.
+    EXPERIMENT_GUARDRAIL_CHECK_MS: '500',
   });
   const simulator = await startFakeVllm({
     model: 'simulator',

@@ -247,7 +247,10 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
 
   it('a job cancelled midway is stopped on Ray and leaves production untouched', async () => {
     const before = await defaultCheckpoint();
-    const { body: job } = await rl('POST', '/v1/rl/jobs', { hyperparameters: { maxSteps: 500 } });
+    // One pair a step: the first step comes sooner.
+    const { body: job } = await rl('POST', '/v1/rl/jobs', {
+      hyperparameters: { maxSteps: 500, batchSize: 1 },
+    });
     await waitFor(
       async () => {
         const { body } = await rl('GET', `/v1/rl/jobs/${job.id}`);
@@ -271,7 +274,9 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
   it('an adapter the engine refuses to load fails the job, serves nothing and names the reason', async () => {
     const before = await defaultCheckpoint();
     // Rank 32 is over the engine's --max-lora-rank 16: vLLM refuses the load.
-    const { body: job } = await rl('POST', '/v1/rl/jobs', { hyperparameters: { maxSteps: 1, loraR: 32 } });
+    const { body: job } = await rl('POST', '/v1/rl/jobs', {
+      hyperparameters: { maxSteps: 1, batchSize: 1, loraR: 32 },
+    });
     const failed = await ended(job.id);
     expect(failed).toMatchObject({
       status: 'failed',
@@ -286,11 +291,30 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     expect(await defaultCheckpoint()).toBe(before);
   }, 900_000);
 
-  it('stopping the experiment unloads the candidate; the engine holds only the adapters still wanted', async () => {
+  it('a candidate clearly worse on the primary metric is stopped by its experiment, and its adapter unloaded', async () => {
     expect(await served()).toContain(success.checkpointId);
-    expect(
-      (await gw('POST', `/v1/experiments/${success.experimentId}/stop`, { reason: 'done' })).status,
-    ).toBe(200);
+    // What the labeller keeps per arm once enough users have talked to both (per-user means, variance 0.04):
+    // the candidate's composite is far below the default's.
+    const arm = (armId: string, users: number, mean: number) =>
+      f.labeller.db.query(
+        `INSERT INTO experiment_arm_metrics (experiment_id, arm_id, metric, users, sum, sum_squares, turns)
+         VALUES ($1, $2, 'composite', $3, $4, $5, $3)
+         ON CONFLICT (experiment_id, arm_id, metric)
+         DO UPDATE SET users = $3, sum = $4, sum_squares = $5, turns = $3`,
+        [success.experimentId, armId, users, users * mean, users * (0.04 + mean * mean)],
+      );
+    await arm('control', 150, 0.6);
+    await arm('candidate', 150, 0.2);
+    const stopped = await waitFor(
+      async () => {
+        const { body } = await gw('GET', `/v1/experiments/${success.experimentId}`);
+        return body.status === 'stopped' && body;
+      },
+      { timeoutMs: 30_000, what: 'the experiment to stop itself' },
+    );
+    expect(stopped.stopReason).toMatch(/^decision: composite lower on arm candidate than control/);
+    const audit = (await gw('GET', `/v1/experiments/${success.experimentId}/audit`)).body.items;
+    expect(audit.at(-1)).toMatchObject({ action: 'stopped', actorId: null });
     await waitFor(async () => !(await served()).includes(success.checkpointId), {
       timeoutMs: 30_000,
       what: 'the stopped candidate to be unloaded',
@@ -323,7 +347,7 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     const strict = { GATE_PROFILES: '0', GATE_MIN_ITEMS: '50' };
     orchestrator = await f.startOrchestrator(strict);
     const before = await defaultCheckpoint();
-    const { body: job } = await rl('POST', '/v1/rl/jobs', { hyperparameters: { maxSteps: 2 } });
+    const { body: job } = await rl('POST', '/v1/rl/jobs', { hyperparameters: { maxSteps: 1, batchSize: 1 } });
     await waitFor(async () => (await rl('GET', `/v1/rl/jobs/${job.id}`)).body.externalId, {
       timeoutMs: 120_000,
       what: 'the job to be on Ray',

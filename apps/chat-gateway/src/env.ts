@@ -1,5 +1,6 @@
 import { port, serviceEnv } from '@echoloop/config';
 import { datasetEnvShape, requireKeyInProduction } from '@echoloop/datasets';
+import { EXPERIMENT_METRICS } from '@echoloop/experiments';
 import { sideWorkEnv } from '@echoloop/llm';
 import { apiKeyPolicyEnv, checkpointEndpointEnv } from '@echoloop/platform';
 import { randomBytes } from 'node:crypto';
@@ -93,8 +94,17 @@ export const gatewayEnv = serviceEnv
     DIRECTOR_QUEUE_SIZE: z.coerce.number().int().min(0).default(16),
     DEEP_EXTRACTION_CONCURRENCY: z.coerce.number().int().positive().default(1),
     DEEP_EXTRACTION_QUEUE_SIZE: z.coerce.number().int().min(0).default(16),
-    /** How often the running experiment's guardrails are checked (a breach stops it). */
+    /** How often the running experiment is reviewed: its guardrails (a breach stops it), then its primary metric. */
     EXPERIMENT_GUARDRAIL_CHECK_MS: ms(30_000),
+    /**
+     * What the sequential test on the primary metric does once it is conclusive (always-valid p ≤ 0.05, both arms
+     * with enough users): `automatic` promotes a clear winner and stops a clear loser, `recommend` only records
+     * the decision it would take in the audit log, `off` neither.
+     */
+    EXPERIMENT_DECISIONS: z.enum(['automatic', 'recommend', 'off']).default('automatic'),
+    EXPERIMENT_PRIMARY_METRIC: z.enum(EXPERIMENT_METRICS.map((m) => m.name)).default('composite'),
+    /** Users each arm needs before a decision (the test's normal approximation holds from about here). */
+    EXPERIMENT_DECISION_MIN_USERS: z.coerce.number().int().min(2).default(100),
     /** API keys' default and longest lifetime, and how long a rotated-out secret keeps working. */
     ...apiKeyPolicyEnv,
     /** Hosts checkpoints' endpoints may be on, and the variables their keys may come from. */

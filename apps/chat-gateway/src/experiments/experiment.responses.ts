@@ -29,7 +29,10 @@ export const experimentAudit = z.object({
     z.object({
       id: z.string().describe('A sequence number'),
       experimentId: z.uuid(),
-      actorId: z.uuid().nullable().describe('Null when the system acted (a guardrail stop)'),
+      actorId: z
+        .uuid()
+        .nullable()
+        .describe("Null when the system acted (a guardrail, or the primary metric's decision)"),
       action: z.string(),
       details: z.record(z.string(), z.unknown()),
       at,
@@ -78,4 +81,14 @@ export const experimentResults = z.object({
     }),
   ),
   guardrails: z.array(z.object({ metric: z.string(), armId: z.string(), breached: z.boolean() })),
+  decision: z
+    .object({
+      metric: z.string(),
+      armId: z.string().nullable(),
+      verdict: z.enum(['promote', 'stop']).nullable(),
+      reason: z.string(),
+    })
+    .describe(
+      "The primary metric's sequential test: `promote` a clear winner, `stop` a clear loser, null while not conclusive",
+    ),
 });

@@ -56,7 +56,7 @@ export class ExperimentsController {
   @Get(':id/results')
   @ApiDoc({
     summary:
-      'Per metric and arm: users, mean, interval; against control Welch, sequential and Bayesian; SRM and guardrails',
+      'Per metric and arm: users, mean, interval; against control Welch, sequential and Bayesian; SRM, guardrails and the decision',
     response: experimentResults,
   })
   results(@Param('id', uuid) id: string) {

@@ -91,7 +91,7 @@ class InMemoryExperiments {
 
   find = async (id: string) => this.experiments.get(id) ?? null;
   list = async () => [...this.experiments.values()];
-  auditLog = async () => [];
+  auditLog = async (id: string) => this.audit.filter((entry) => entry.experimentId === id);
 }
 
 const checkpoint = (id: string, status: CheckpointEntity['status']) => ({ id, status }) as CheckpointEntity;
@@ -280,6 +280,43 @@ describe('ExperimentsService', () => {
       expect(codeOf(error)).toBe('invalid_transition');
       expect(error.getStatus()).toBe(409);
       expect(store.experiments.get('e1')?.status).toBe(status);
+    });
+  });
+
+  describe('decisions of the primary metric', () => {
+    const decision = {
+      metric: 'composite',
+      armId: 'lora',
+      verdict: 'promote' as const,
+      reason: 'composite higher on arm lora than control',
+    };
+
+    it('promotes on its own, with no actor and the reason in the audit', async () => {
+      const store = new InMemoryExperiments(experiment('e1', { status: 'running' }));
+      const { service } = await setUp(store);
+      await service.promote(null, 'e1', 'lora', decision.reason);
+      expect(store.defaults).toEqual(['lora-7']);
+      expect(store.audit).toEqual([
+        expect.objectContaining({
+          actorId: null,
+          action: 'promoted',
+          details: expect.objectContaining({ armId: 'lora', reason: decision.reason }),
+        }),
+      ]);
+    });
+
+    it('records a recommendation once per verdict, and changes nothing else', async () => {
+      const store = new InMemoryExperiments(experiment('e1', { status: 'running' }));
+      const { service } = await setUp(store);
+      await service.recommend('e1', decision);
+      await service.recommend('e1', decision);
+      await service.recommend('e1', { ...decision, verdict: 'stop' });
+      expect(store.audit.map((entry) => [entry.action, entry.actorId, entry.details['verdict']])).toEqual([
+        ['recommended', null, 'promote'],
+        ['recommended', null, 'stop'],
+      ]);
+      expect(store.experiments.get('e1')?.status).toBe('running');
+      expect(store.defaults).toEqual([]);
     });
   });
 

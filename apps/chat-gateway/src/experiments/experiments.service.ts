@@ -12,6 +12,7 @@ import {
 } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
+import type { Decision } from './decision';
 import { ExperimentRouter } from './experiment-router';
 import type { CreateExperimentInput } from './experiment.schemas';
 import { ExperimentsRepository, type ExperimentsTransaction } from './experiments.repository';
@@ -84,8 +85,11 @@ export class ExperimentsService {
     }));
   }
 
-  /** The arm's checkpoint becomes the default for everyone, in the same transaction. */
-  promote(actorId: string, id: string, armId: string): Promise<ExperimentEntity> {
+  /**
+   * The arm's checkpoint becomes the default for everyone, in the same transaction. `actorId` null means the
+   * experiment's own decision promoted it, for `reason`.
+   */
+  promote(actorId: string | null, id: string, armId: string, reason?: string): Promise<ExperimentEntity> {
     return this.transition(
       actorId,
       id,
@@ -99,9 +103,21 @@ export class ExperimentsService {
         return {
           promotedArmId: armId,
           endedAt: experiment.endedAt ?? new Date(),
-          details: { armId, checkpointId: arm.checkpointId },
+          details: { armId, checkpointId: arm.checkpointId, ...(reason && { reason }) },
         };
       },
+    );
+  }
+
+  /** Records what the primary metric's test would decide, once per verdict, for someone to act on. */
+  async recommend(id: string, decision: Decision): Promise<void> {
+    const log = await this.repository.auditLog(id);
+    const said = log.some(
+      (entry) => entry.action === 'recommended' && entry.details?.['verdict'] === decision.verdict,
+    );
+    if (said) return;
+    await this.repository.transaction((tx) =>
+      tx.audit({ experimentId: id, actorId: null, action: 'recommended', details: { ...decision } }),
     );
   }
 

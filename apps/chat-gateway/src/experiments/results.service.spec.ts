@@ -33,7 +33,11 @@ function metric(armId: string, name: string, users: number, mean: number): Exper
   };
 }
 
-async function setUp(metrics: ExperimentArmMetricEntity[], running: ExperimentEntity | null = EXPERIMENT) {
+async function setUp(
+  metrics: ExperimentArmMetricEntity[],
+  running: ExperimentEntity | null = EXPERIMENT,
+  env: Record<string, unknown> = {},
+) {
   const repository = {
     findRunning: jest.fn(async () => running),
     assignmentsByArm: jest.fn(async () => [
@@ -43,14 +47,28 @@ async function setUp(metrics: ExperimentArmMetricEntity[], running: ExperimentEn
     armMetrics: jest.fn(async () => metrics),
     saveSequentialPValues: jest.fn(async () => undefined),
   };
-  const experiments = { get: jest.fn(async () => EXPERIMENT), stop: jest.fn(async () => EXPERIMENT) };
-  const logger = { warn: jest.fn() };
+  const experiments = {
+    get: jest.fn(async () => running ?? EXPERIMENT),
+    stop: jest.fn(async () => EXPERIMENT),
+    promote: jest.fn(async () => EXPERIMENT),
+    recommend: jest.fn(async () => undefined),
+  };
+  const logger = { warn: jest.fn(), info: jest.fn() };
   const module = await Test.createTestingModule({
     providers: [
       ResultsService,
       { provide: ExperimentsRepository, useValue: repository },
       { provide: ExperimentsService, useValue: experiments },
-      { provide: GATEWAY_ENV, useValue: { EXPERIMENT_GUARDRAIL_CHECK_MS: 60_000 } },
+      {
+        provide: GATEWAY_ENV,
+        useValue: {
+          EXPERIMENT_GUARDRAIL_CHECK_MS: 60_000,
+          EXPERIMENT_DECISIONS: 'automatic',
+          EXPERIMENT_PRIMARY_METRIC: 'composite',
+          EXPERIMENT_DECISION_MIN_USERS: 100,
+          ...env,
+        },
+      },
       { provide: PinoLogger, useValue: logger },
     ],
   }).compile();
@@ -89,7 +107,7 @@ describe('ResultsService', () => {
   it('does nothing when no experiment runs', async () => {
     const { results, experiments, repository } = await setUp([], null);
 
-    await results.checkGuardrails();
+    await results.review();
 
     expect(repository.armMetrics).not.toHaveBeenCalled();
     expect(experiments.stop).not.toHaveBeenCalled();
@@ -101,7 +119,7 @@ describe('ResultsService', () => {
       metric('lora', 'ttft_ms', 1000, 200),
     ]);
 
-    await results.checkGuardrails();
+    await results.review();
 
     expect(experiments.stop).not.toHaveBeenCalled();
   });
@@ -112,7 +130,7 @@ describe('ResultsService', () => {
       metric('lora', 'ttft_ms', 1000, 400),
     ]);
 
-    await results.checkGuardrails();
+    await results.review();
 
     expect(experiments.stop).toHaveBeenCalledWith(null, 'e1', 'guardrail: ttft_ms worse on arm lora');
     expect(logger.warn).toHaveBeenCalledWith(
@@ -126,10 +144,106 @@ describe('ResultsService', () => {
     const failure = new Error('connection lost');
     repository.findRunning.mockRejectedValue(failure);
 
-    await expect(results.checkGuardrails()).resolves.toBeUndefined();
+    await expect(results.review()).resolves.toBeUndefined();
     expect(logger.warn).toHaveBeenCalledWith(
       { err: failure },
-      'guardrail check failed; the next one retries',
+      'experiment review failed; the next one retries',
     );
+  });
+
+  describe('the primary metric decides', () => {
+    it('promotes a treatment clearly better on it, saying why, once both arms have enough users', async () => {
+      const { results, experiments } = await setUp([
+        metric('control', 'composite', 400, 0.2),
+        metric('lora', 'composite', 400, 4),
+      ]);
+      await results.review();
+      expect(experiments.promote).toHaveBeenCalledWith(
+        null,
+        'e1',
+        'lora',
+        expect.stringMatching(
+          /^composite higher on arm lora than control \(always-valid p .*400\+ users per arm\)$/,
+        ),
+      );
+      expect(experiments.stop).not.toHaveBeenCalled();
+    });
+
+    it('stops a treatment clearly worse on it: the loser loses its users', async () => {
+      const { results, experiments } = await setUp([
+        metric('control', 'composite', 400, 4),
+        metric('lora', 'composite', 400, 0.2),
+      ]);
+      await results.review();
+      expect(experiments.stop).toHaveBeenCalledWith(
+        null,
+        'e1',
+        expect.stringMatching(/^decision: composite lower on arm lora than control/),
+      );
+      expect(experiments.promote).not.toHaveBeenCalled();
+    });
+
+    it('waits while the test is not conclusive, or an arm has too few users', async () => {
+      const even = await setUp([
+        metric('control', 'composite', 400, 2),
+        metric('lora', 'composite', 400, 2.1),
+      ]);
+      expect((await even.results.results('e1')).decision).toMatchObject({
+        verdict: null,
+        reason: expect.stringMatching(/^composite not conclusive yet/),
+      });
+      const few = await setUp([metric('control', 'composite', 40, 0.2), metric('lora', 'composite', 40, 9)]);
+      expect((await few.results.results('e1')).decision).toMatchObject({
+        verdict: null,
+        reason: '40 of 100 users in the smaller arm',
+      });
+      await even.results.review();
+      await few.results.review();
+      for (const { experiments } of [even, few]) {
+        expect(experiments.promote).not.toHaveBeenCalled();
+        expect(experiments.stop).not.toHaveBeenCalled();
+      }
+    });
+
+    it('only recommends in recommend mode, and does nothing when off', async () => {
+      const winning = [metric('control', 'composite', 400, 0.2), metric('lora', 'composite', 400, 4)];
+      const recommend = await setUp(winning, EXPERIMENT, { EXPERIMENT_DECISIONS: 'recommend' });
+      await recommend.results.review();
+      expect(recommend.experiments.recommend).toHaveBeenCalledWith(
+        'e1',
+        expect.objectContaining({ verdict: 'promote', armId: 'lora', metric: 'composite' }),
+      );
+      expect(recommend.experiments.promote).not.toHaveBeenCalled();
+      const off = await setUp(winning, EXPERIMENT, { EXPERIMENT_DECISIONS: 'off' });
+      await off.results.review();
+      expect(off.experiments.recommend).not.toHaveBeenCalled();
+      expect(off.experiments.promote).not.toHaveBeenCalled();
+    });
+
+    it('lets a guardrail stop the experiment before any promotion', async () => {
+      const { results, experiments } = await setUp([
+        metric('control', 'composite', 1000, 0.2),
+        metric('lora', 'composite', 1000, 4),
+        metric('control', 'ttft_ms', 1000, 200),
+        metric('lora', 'ttft_ms', 1000, 400),
+      ]);
+      await results.review();
+      expect(experiments.stop).toHaveBeenCalledWith(null, 'e1', 'guardrail: ttft_ms worse on arm lora');
+      expect(experiments.promote).not.toHaveBeenCalled();
+    });
+
+    it('takes no decision with more than one treatment arm', async () => {
+      const three = {
+        ...EXPERIMENT,
+        arms: [...EXPERIMENT.arms, { id: 'other', checkpointId: 'lora-8', weight: 1, control: false }],
+      } as unknown as ExperimentEntity;
+      const { results, experiments } = await setUp(
+        [metric('control', 'composite', 400, 0.2), metric('lora', 'composite', 400, 4)],
+        three,
+      );
+      expect((await results.results('e1')).decision.verdict).toBeNull();
+      await results.review();
+      expect(experiments.promote).not.toHaveBeenCalled();
+    });
   });
 });

@@ -15,6 +15,7 @@ import type { ExperimentEntity } from '@echoloop/persistence';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import type { Decision } from './decision';
 import { ExperimentsRepository } from './experiments.repository';
 import { ExperimentsService } from './experiments.service';
 
@@ -33,8 +34,9 @@ function orNull<T>(compute: () => T): T | null {
 /**
  * Experiment results from the incrementally kept per-arm moments (never a scan of turns): per arm and metric the
  * users, turns, mean and confidence interval; against control a Welch test, an always-valid sequential p-value
- * and interval (safe to peek), and the Bayesian probability to beat control; a sample-ratio-mismatch check; and
- * guardrails, which stop a running experiment when a treatment is significantly worse on them.
+ * and interval (safe to peek), and the Bayesian probability to beat control; a sample-ratio-mismatch check;
+ * guardrails, which stop a running experiment when a treatment is significantly worse on them; and the decision of
+ * the primary metric's sequential test.
  */
 @Injectable()
 export class ResultsService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -48,7 +50,7 @@ export class ResultsService implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.checkGuardrails(), this.env.EXPERIMENT_GUARDRAIL_CHECK_MS);
+    this.timer = setInterval(() => void this.review(), this.env.EXPERIMENT_GUARDRAIL_CHECK_MS);
   }
 
   onApplicationShutdown(): void {
@@ -119,6 +121,7 @@ export class ResultsService implements OnApplicationBootstrap, OnApplicationShut
       };
     });
     await this.repository.saveSequentialPValues(id, sequential);
+    const decision = this.decide(experiment, metrics);
     const observed = experiment.arms.map((a) => usersByArm.get(a.id) ?? 0);
     const srm = sampleRatioMismatch(
       observed,
@@ -130,28 +133,82 @@ export class ResultsService implements OnApplicationBootstrap, OnApplicationShut
       srm: { ...srm, alert: srm.mismatch },
       metrics,
       guardrails,
+      decision,
     };
   }
 
-  /** Stops the running experiment when a guardrail metric is significantly worse on a treatment arm. */
-  async checkGuardrails(): Promise<void> {
+  /**
+   * The primary metric's always-valid test (the running minimum of its sequential p-value, safe however often it
+   * is read) between control and the one treatment arm, once both have the users its normal approximation needs.
+   */
+  private decide(experiment: ExperimentEntity, metrics: ResultMetric[]): Decision {
+    const metric = this.env.EXPERIMENT_PRIMARY_METRIC;
+    const [treatment, ...others] = experiment.arms.filter((a) => !a.control);
+    const none = (reason: string): Decision => ({ metric, armId: null, verdict: null, reason });
+    if (!treatment || others.length > 0 || !experiment.arms.some((a) => a.control))
+      return none('decisions need a control and exactly one treatment arm');
+    const armId = treatment.id;
+    const result = metrics.find((m) => m.metric === metric);
+    const users = Math.min(...(result?.arms.map((a) => a.users) ?? [0]));
+    const least = this.env.EXPERIMENT_DECISION_MIN_USERS;
+    if (users < least) return { ...none(`${users} of ${least} users in the smaller arm`), armId };
+    const test = result?.comparisons.find((c) => c.armId === armId)?.sequential;
+    if (!test || test.pValue === null || test.pValue > ALPHA)
+      return { ...none(`${metric} not conclusive yet (always-valid p ${fixed(test?.pValue)})`), armId };
+    const higher = test.ci[0] > 0;
+    const where = `(always-valid p ${fixed(test.pValue)}, CI [${fixed(test.ci[0])}, ${fixed(test.ci[1])}], ${users}+ users per arm)`;
+    return {
+      metric,
+      armId,
+      verdict: higher ? 'promote' : 'stop',
+      reason: `${metric} ${higher ? 'higher' : 'lower'} on arm ${armId} than control ${where}`,
+    };
+  }
+
+  /**
+   * Reviews the running experiment: a guardrail significantly worse on a treatment stops it; otherwise a conclusive
+   * primary metric promotes the winner or stops the loser (or, in `recommend` mode, is recorded in the audit log).
+   * The rl-orchestrator's reconciler then unloads a stopped candidate's adapter and keeps a promoted one served.
+   */
+  async review(): Promise<void> {
     try {
       const running = await this.repository.findRunning();
       if (!running) return;
-      const { guardrails } = await this.results(running.id);
+      const { guardrails, decision } = await this.results(running.id);
       const breached = guardrails.find((g) => g.breached);
-      if (!breached) return;
-      await this.experiments.stop(
-        null,
-        running.id,
-        `guardrail: ${breached.metric} worse on arm ${breached.armId}`,
-      );
-      this.logger.warn({ experimentId: running.id, ...breached }, 'experiment stopped by a guardrail');
+      if (breached) {
+        await this.experiments.stop(
+          null,
+          running.id,
+          `guardrail: ${breached.metric} worse on arm ${breached.armId}`,
+        );
+        this.logger.warn({ experimentId: running.id, ...breached }, 'experiment stopped by a guardrail');
+        return;
+      }
+      const mode = this.env.EXPERIMENT_DECISIONS;
+      if (!decision.verdict || !decision.armId || mode === 'off') return;
+      if (mode === 'recommend') {
+        await this.experiments.recommend(running.id, decision);
+        return;
+      }
+      if (decision.verdict === 'promote')
+        await this.experiments.promote(null, running.id, decision.armId, decision.reason);
+      else await this.experiments.stop(null, running.id, `decision: ${decision.reason}`);
+      this.logger.info({ experimentId: running.id, ...decision }, 'experiment decided by its primary metric');
     } catch (error) {
-      this.logger.warn({ err: error }, 'guardrail check failed; the next one retries');
+      this.logger.warn({ err: error }, 'experiment review failed; the next one retries');
     }
   }
 }
+
+type ResultMetric = {
+  metric: string;
+  arms: { armId: string; users: number }[];
+  comparisons: { armId: string; sequential: { pValue: number | null; ci: [number, number] } | null }[];
+};
+
+const fixed = (value: number | null | undefined) =>
+  value === null || value === undefined ? 'n/a' : value.toPrecision(3);
 
 export function view(e: ExperimentEntity) {
   return {

@@ -669,7 +669,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Per metric and arm: users, mean, interval; against control Welch, sequential and Bayesian; SRM and guardrails
+     * Per metric and arm: users, mean, interval; against control Welch, sequential and Bayesian; SRM, guardrails and the decision
      * @description Requires one of the roles: experimenter.
      */
     get: operations['ExperimentsController_results'];
@@ -2958,7 +2958,7 @@ export interface operations {
           'application/json': {
             items: {
               action: string;
-              /** @description Null when the system acted (a guardrail stop) */
+              /** @description Null when the system acted (a guardrail, or the primary metric's decision) */
               actorId: string | null;
               /** Format: date-time */
               at: string;
@@ -3064,6 +3064,13 @@ export interface operations {
               users: number;
               weight: number;
             }[];
+            /** @description The primary metric's sequential test: `promote` a clear winner, `stop` a clear loser, null while not conclusive */
+            decision: {
+              armId: string | null;
+              metric: string;
+              reason: string;
+              verdict: ('promote' | 'stop') | null;
+            };
             experiment: {
               arms: {
                 checkpointId: string;

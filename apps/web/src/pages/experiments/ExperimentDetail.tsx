@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorMessage } from '../../api/client';
 import type { Results } from './types';
+import { ExperimentHistory } from './ExperimentHistory';
 import { MetricSection } from './MetricSection';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { fmt, metricLabel } from '../../ui/format';
@@ -125,10 +126,21 @@ export function ExperimentDetail({ id }: { id: string }) {
             </p>
           )}
 
+          <p className={results.decision.verdict ? 'note' : 'muted'}>
+            <strong>Decision on {metricLabel(results.decision.metric)}:</strong>{' '}
+            {results.decision.verdict === 'promote'
+              ? `promote ${results.decision.armId ?? ''}: `
+              : results.decision.verdict === 'stop'
+                ? `stop, ${results.decision.armId ?? ''} loses: `
+                : ''}
+            {results.decision.reason}
+          </p>
+
           <h2>Results</h2>
           {results.metrics.map((metric) => (
             <MetricSection key={metric.metric} metric={metric} />
           ))}
+          <ExperimentHistory id={id} version={experiment.status} />
         </>
       )}
     </section>

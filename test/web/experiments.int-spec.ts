@@ -79,10 +79,14 @@ describe('web app: experiments in the browser', () => {
     await w.expectAccessible();
     await w.screenshots('experiments', { fullPage: true });
 
-    // Stopping shows the reason.
+    // Stopping shows the reason, and the history who stopped it and why.
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.locator('.status', { hasText: 'stopped' }).waitFor();
-    await page.getByText('stopped by an experimenter').waitFor();
+    await page.locator('p.note', { hasText: 'Stop reason: stopped by an experimenter' }).waitFor();
+    const stopped = page
+      .getByRole('region', { name: 'History' })
+      .getByRole('row', { name: /stopped.*a person.*stopped by an experimenter/ });
+    await stopped.waitFor();
     await page.getByRole('button', { name: 'Promote treatment' }).waitFor();
 
     // The list shows it with its status.

@@ -22,12 +22,21 @@ java_cp() {
 }
 
 cmd_install() {
-  local stamp="$KAFKA_DIR/libs.sha256" want
+  local stamp="$KAFKA_DIR/libs.sha256" want cached
   want=$(sha256sum "$POM" | cut -d' ' -f1)
   [[ -f $stamp && $(<"$stamp") == "$want" ]] && return 0
+  ensure_dirs
+  # With a cache folder (CI sets ECHOLOOP_CACHE_DIR), the jars are resolved once per machine and pom, like the
+  # Python environments; a fresh clone links them instead of asking Maven Central again.
+  cached="${ECHOLOOP_CACHE_DIR:+$ECHOLOOP_CACHE_DIR/kafka-libs/$want}"
+  if [[ -n $cached && -d $cached ]]; then
+    rm -rf "$LIBS"
+    cp -al "$cached" "$LIBS" 2>/dev/null || cp -a "$cached" "$LIBS"
+    echo "$want" >"$stamp"
+    return 0
+  fi
   command -v java >/dev/null || die "java 17+ is required (apt-get install -y openjdk-17-jre-headless)"
   command -v mvn >/dev/null || die "maven is required (apt-get install -y maven)"
-  ensure_dirs
   log "resolving Kafka jars from Maven Central into $LIBS"
   rm -rf "$LIBS"
   mkdir -p "$LIBS"
@@ -35,6 +44,11 @@ cmd_install() {
   mvn -B -q --strict-checksums -f "$POM" -Dmaven.repo.local="$INFRA_DIR/m2" \
     dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$LIBS" \
     >"$(log_file kafka-install)" 2>&1 || die "maven failed (see $(log_file kafka-install))"
+  if [[ -n $cached ]]; then
+    mkdir -p "$(dirname "$cached")"
+    rm -rf "$cached.partial"
+    cp -a "$LIBS" "$cached.partial" && mv -T "$cached.partial" "$cached"
+  fi
   echo "$want" >"$stamp"
 }
 

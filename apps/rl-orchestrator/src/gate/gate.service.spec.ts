@@ -225,6 +225,16 @@ describe('GateService', () => {
     ]);
   });
 
+  it('does not play or score what an operator turned off', async () => {
+    const { result, evals, labeller } = await gate({}, { GATE_CHECKS_OFF: 'sentient,heldout_reward' });
+    expect(evals.start).not.toHaveBeenCalled();
+    expect(labeller.composites).not.toHaveBeenCalled();
+    expect(result).toMatchObject({
+      passed: true,
+      notes: ['sentient off: GATE_CHECKS_OFF', 'heldout_reward off: GATE_CHECKS_OFF'],
+    });
+  });
+
   it('refuses a check name it does not know', () => {
     expect(() => orchestratorEnv.parse({ GATE_CHECKS_OFF: 'sentient,vibes' })).toThrow();
   });

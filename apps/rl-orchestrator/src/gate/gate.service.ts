@@ -109,6 +109,9 @@ export class GateService {
   ): Promise<{ check: GateCheck; evaluations: GateResult['evaluations'] }> {
     if (this.env.GATE_PROFILES === 0)
       return { check: offCheck('sentient', 'GATE_PROFILES=0'), evaluations: null };
+    // Turned off: not played at all (the benchmark is the gate's longest check).
+    if (this.env.GATE_CHECKS_OFF.includes('sentient'))
+      return { check: offCheck('sentient', 'GATE_CHECKS_OFF'), evaluations: null };
     try {
       const first = await this.evals.start(candidate.id, { limit: this.env.GATE_PROFILES });
       const second = await this.evals.start(current.id, { profiles: first.profileIds });
@@ -179,6 +182,8 @@ export class GateService {
     answers: { prompts: Message[][]; candidate: string[]; default: string[] },
     options: CheckOptions,
   ): Promise<GateCheck> {
+    if (this.env.GATE_CHECKS_OFF.includes('heldout_reward'))
+      return offCheck('heldout_reward', 'GATE_CHECKS_OFF');
     const toItems = (replies: string[]): ScoreItem[] =>
       answers.prompts.map((prompt, i) => ({
         history: prompt.filter((m): m is ScoreItem['history'][number] => m.role !== 'system'),

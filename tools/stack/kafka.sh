@@ -31,6 +31,7 @@ cmd_install() {
   cached="${ECHOLOOP_CACHE_DIR:+$ECHOLOOP_CACHE_DIR/kafka-libs/$want}"
   if [[ -n $cached && -d $cached ]]; then
     rm -rf "$LIBS"
+    mkdir -p "$KAFKA_DIR"
     cp -al "$cached" "$LIBS" 2>/dev/null || cp -a "$cached" "$LIBS"
     echo "$want" >"$stamp"
     return 0

@@ -1,4 +1,5 @@
 import { type CharacterCard } from '@echoloop/character-cards';
+import { createHash } from 'node:crypto';
 import { ChatModelClient, type ChatMessage, MODEL_PRIORITY, type ResponseFormat } from '@echoloop/llm';
 import { emptyProfile, extractFastFeatures, mergeObservations, personaGuidance } from '@echoloop/persona';
 import { buildPrompt, buildStopStrings, cutAtFirstStop } from '@echoloop/prompt';
@@ -36,6 +37,18 @@ function clientFor(target: ModelTarget): ChatModelClient {
   });
 }
 
+/**
+ * The sampling seed of a simulator call: a hash of everything it is shown. Two checkpoints playing the same profile
+ * meet the same simulated user until their replies differ, so the benchmark compares them on the same ground
+ * (its difference is paired per profile) instead of on two draws of the user's mood.
+ */
+export function conversationSeed(messages: readonly ChatMessage[], format: ResponseFormat): number {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([messages, format]))
+    .digest();
+  return digest.readUInt32BE(0) & 0x7fffffff;
+}
+
 /** The simulated user's calls (analyser, actor) and, given a judge model, the EPM judge's. */
 export function simulatorDeps(simulator: ModelTarget, judge?: ModelTarget): SimulatorDeps {
   const structured = (target: ModelTarget) => {
@@ -49,6 +62,7 @@ export function simulatorDeps(simulator: ModelTarget, judge?: ModelTarget): Simu
           temperature: target.temperature ?? 0.7,
           responseFormat: format,
           priority: MODEL_PRIORITY.scoring,
+          seed: conversationSeed(messages, format),
         })
       ).text;
   };

@@ -70,6 +70,15 @@ describe('ChatModelClient against a vLLM-compatible server', () => {
     expect(reply).not.toHaveProperty('priority');
   });
 
+  it('sends a sampling seed only when the request has one', async () => {
+    const server = await serve({ reply: replyWith('ok') });
+    await collect(client(server.url).stream({ ...request, seed: 0 }));
+    await collect(client(server.url).stream(request));
+    const [seeded, plain] = server.requests.map((r) => r.body as Record<string, unknown>);
+    expect(seeded).toMatchObject({ seed: 0 });
+    expect(plain).not.toHaveProperty('seed');
+  });
+
   it('reports length when max_tokens cut the reply', async () => {
     const server = await serve({ reply: replyWith('one two three four five six seven eight') });
     const { events } = await collect(client(server.url).stream({ ...request, maxTokens: 3 }));

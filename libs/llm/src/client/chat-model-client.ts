@@ -27,6 +27,8 @@ export interface ChatRequest {
    * gets its short rationale and a readable verdict instead of running to its token limit.
    */
   pattern?: string;
+  /** vLLM's per-request sampling seed: the same request samples the same answer. */
+  seed?: number;
 }
 
 /**
@@ -234,6 +236,7 @@ export class ChatModelClient {
         ...(request.responseFormat && { response_format: request.responseFormat }),
         ...(request.priority && { priority: request.priority }),
         ...(request.pattern && { structured_outputs: { regex: request.pattern } }),
+        ...(request.seed !== undefined && { seed: request.seed }),
       };
       let finishReason: FinishReason = 'stop';
       let finished = false;

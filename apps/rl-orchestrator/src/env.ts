@@ -66,7 +66,7 @@ export const orchestratorEnv = serviceEnv
 
     /**
      * Sentient-benchmark profiles the gate plays for the candidate and for the default (0: off). With 24 paired
-     * profiles the 95% interval of the difference is about ±0.44 standard deviations of a profile's difference wide
+     * profiles the 95% interval of the difference is ±0.42 standard deviations of a profile's difference
      * (t(0.975, 23) / √24), enough to see a loss a user would feel; fewer only bound large losses.
      */
     GATE_PROFILES: z.coerce.number().int().min(0).max(500).default(24),

@@ -8,7 +8,6 @@ export interface EvaluationView {
   checkpointId: string;
   profileIds: string[];
   status: 'running' | 'finished' | 'failed';
-  metrics: { meanFinalScore?: number | null; successRate?: number | null; count?: number } | null;
   error: string | null;
   /** Per profile, the emotion the simulated user ended with (the gate pairs them across checkpoints). */
   report?: { episodes: { profileId: string; finalScore: number }[] };

@@ -166,12 +166,7 @@ export class GateService {
     return [
       await this.reward(answers, options),
       guardCheck('repeated_sentences', per(repeatedSentenceShare), GUARD_TOLERANCE, options),
-      guardCheck(
-        'repeated_ngrams',
-        per((text) => repeatedNgramShare(text)),
-        GUARD_TOLERANCE,
-        options,
-      ),
+      guardCheck('repeated_ngrams', per(repeatedNgramShare), GUARD_TOLERANCE, options),
       guardCheck('empty_or_refusal', per(emptyOrRefusal), GUARD_TOLERANCE, options),
       lengthRatioCheck(per(wordCount), this.env.GATE_MAX_LENGTH_RATIO, options),
     ];

@@ -36,7 +36,8 @@ def build_manifest(
     adapters: list[Adapter],
     metrics: dict[str, Any],
     hyperparameters: dict[str, Any],
-    train_pairs: int,
+    data: dict[str, int],
+    parent: dict[str, str] | None,
     peak_rss_mb: float,
     created_at: datetime | None = None,
 ) -> dict[str, Any]:
@@ -54,7 +55,9 @@ def build_manifest(
         "adapters": [{"format": a.format, "path": str(a.path), "sha256": a.sha256} for a in adapters],
         "metrics": metrics,
         "hyperparameters": hyperparameters,
-        "data": {"trainPairs": train_pairs},
+        "data": data,
+        # The adapter this one was trained from (None: a fresh adapter on the base).
+        "parent": parent,
         "peakRssMb": round(peak_rss_mb, 1),
     }
 

@@ -14,8 +14,8 @@ class InvalidInput(ValueError):
     """The snapshot cannot be trained on; the message is one line for the job's stderr."""
 
 
-def load_pairs(snapshot_dir: Path) -> list[Pair]:
-    path = snapshot_dir / "train.jsonl"
+def load_pairs(path: Path) -> list[Pair]:
+    """The preference pairs of one of a snapshot's files (train.jsonl, validation.jsonl)."""
     if not path.is_file():
         raise InvalidInput(f"{path} does not exist")
     pairs: list[Pair] = []

@@ -48,7 +48,8 @@ export interface LabellerFixture {
   groupId: string;
   env: Record<string, string>;
   /** A new conversation of a new user: its turns are written as the gateway would, then published. */
-  conversation(): Promise<Conversation>;
+  /** A new user's conversation; `userId` fixes the user's id (a split by user then lands the same every run). */
+  conversation(userId?: string): Promise<Conversation>;
   restart(): Promise<void>;
   finished(turnId: string): Promise<boolean>;
   labels(turnId: string): Promise<Label[]>;
@@ -112,10 +113,10 @@ export async function startLabellerFixture(extraEnv: Record<string, string> = {}
     publisher,
     groupId,
     env,
-    async conversation() {
+    async conversation(fixedId) {
       const [{ id: userId }] = (await db.query(
-        `INSERT INTO users (email, display_name) VALUES ($1, 'Sam') RETURNING id`,
-        [`${uniqueName('user')}@example.com`],
+        `INSERT INTO users (id, email, display_name) VALUES (COALESCE($2::uuid, gen_random_uuid()), $1, 'Sam') RETURNING id`,
+        [`${uniqueName('user')}@example.com`, fixedId ?? null],
       )) as [{ id: string }];
       const [{ id }] = (await db.query(
         `INSERT INTO conversations (user_id, character_id, title) VALUES ($1, $2, 'chat') RETURNING id`,

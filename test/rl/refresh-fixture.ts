@@ -104,7 +104,11 @@ export interface RefreshFixture {
   python: string;
   characterId: string;
   orchestratorEnv: Record<string, string>;
-  /** `pairs` users each with a kept warm reply and a discarded cold one, labelled and with the swipe applied. */
+  /**
+   * `pairs` users each with a kept warm reply and a discarded cold one, labelled and with the swipe applied. Their
+   * ids are fixed, so the split by user is the same every run: of the first 20, 10 train, 7 validate and 3 are
+   * held out (the development pseudonym key and the default RL_SPLIT_SEED).
+   */
   seedPreferences(pairs: number): Promise<void>;
   startOrchestrator(env?: Record<string, string>): Promise<AppProcess>;
   close(): Promise<void>;
@@ -169,6 +173,10 @@ export async function startRefreshFixture(): Promise<RefreshFixture> {
     RL_BASE_GGUF: path.join(ROOT, '.infra/models/smollm2-135m-instruct.Q4_1.gguf'),
     RL_WORK_DIR: workDir,
     RL_MIN_PAIRS: '6',
+    // 20 seeded users leave about 4 for validation (the default minimum, 16, is for real traffic).
+    RL_MIN_VALIDATION_PAIRS: '2',
+    // Later refreshes here find no new pairs since their parent's snapshot: they replay all the older ones.
+    RL_REPLAY_FRACTION: '1',
     RL_JOB_POLL_SECONDS: '1',
     RL_THRESHOLD_POLL_SECONDS: '1',
     TRAINING_CONSENT_DEFAULT: 'true',
@@ -180,6 +188,7 @@ export async function startRefreshFixture(): Promise<RefreshFixture> {
     EXPERIMENT_TRAFFIC_PERCENT: '50',
   };
   const orchestrators: AppProcess[] = [];
+  let seeded = 0;
 
   return {
     labeller,
@@ -194,7 +203,8 @@ export async function startRefreshFixture(): Promise<RefreshFixture> {
     async seedPreferences(pairs) {
       for (let i = 0; i < pairs; i += 1) {
         const [user = '', warm = ''] = EXCHANGES[i % EXCHANGES.length] ?? [];
-        const conversation = await labeller.conversation();
+        const userId = `5eed0000-0000-4000-8000-${String(seeded++).padStart(12, '0')}`;
+        const conversation = await labeller.conversation(userId);
         const kept = await conversation.turn(user, warm);
         const swiped = await conversation.turn('', DISMISSIVE, { sameUserMessageAs: kept });
         await conversation.publish(kept, swiped);

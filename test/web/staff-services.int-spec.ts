@@ -45,13 +45,46 @@ describe('web app: RL jobs and evaluations in the browser', () => {
        VALUES ('succeeded', 'threshold', 'trl-dpo', 'ray', $1, $2, '{}', 'rl-candidate-1', $3, $4, NULL,
          now() - interval '2 hours', now() - interval '1 hour') RETURNING id`,
       [
-        JSON.stringify({ id: 'ds-1', kind: 'preferences', train: { rows: 48 }, heldout: { rows: 12 } }),
+        JSON.stringify({
+          id: 'ds-1',
+          kind: 'preferences',
+          train: { rows: 48 },
+          validation: { rows: 16 },
+          heldout: { rows: 12 },
+          cutoff: '2026-11-28T10:00:00.000Z',
+          parent: {
+            checkpointId: 'rl-parent-0',
+            jobId: null,
+            adapterPath: '/rl/jobs/p/adapter',
+            cutoff: '2026-11-27T10:00:00.000Z',
+          },
+          replay: { fraction: 0.25, read: 40, kept: 9 },
+          base: {
+            ggufSha256: 'ab'.repeat(32),
+            served: [{ baseUrl: 'http://m/v1', root: '/c/hf-base/abababababababab' }],
+          },
+        }),
         JSON.stringify({
           curve: Array.from({ length: 8 }, (_, i) => ({
             stage: 'train',
             step: i + 1,
             loss: 0.69 - i * 0.04,
           })),
+          validation: [4, 8].map((step) => ({
+            stage: 'validate',
+            step,
+            valLoss: 0.6 - step * 0.01,
+            valAccuracy: step === 4 ? 0.8125 : 0.75,
+            valMargin: step / 10,
+            klToParent: step / 20,
+          })),
+          selection: {
+            generalised: true,
+            reason: 'validation accuracy 0.812, margin 0.400 at step 4',
+            step: 4,
+            maxKl: 1,
+            stoppedBy: 'patience',
+          },
           last: { stage: 'train', step: 8, loss: 0.41 },
           train_runtime: 42.5,
         }),
@@ -66,6 +99,7 @@ describe('web app: RL jobs and evaluations in the browser', () => {
             gateCheck('heldout_reward', 'metric', 48, [0.31, 0.27, 0.04], [-0.01, 0.09], 'none'),
             gateCheck('repeated_sentences', 'guard', 48, [0.02, 0.01, 0.01], [-0.01, 0.03], 'none'),
             { ...gateCheck('length_ratio', 'guard', 0, [null, null, null], null, null), status: 'off' },
+            gateCheck('kl_to_parent', 'guard', 0, [0.2, 0, 0.2], null, 'none'),
           ],
           evaluations: { candidate: crypto.randomUUID(), default: crypto.randomUUID() },
         }),
@@ -110,12 +144,35 @@ describe('web app: RL jobs and evaluations in the browser', () => {
     await page.waitForURL(new RegExp(`/rl-jobs/${finishedJob}$`));
     await page.getByRole('heading', { name: `RL job ${finishedJob.slice(0, 8)}` }).waitFor();
     await page.getByRole('region', { name: 'Dataset' }).getByRole('cell', { name: '48' }).waitFor();
+    await page
+      .getByRole('region', { name: 'Dataset' })
+      .getByRole('row', { name: /validation\s*16/ })
+      .waitFor();
+    // Where it came from: the parent it trained further, the data window and replay, the base weights checked.
+    const lineage = page.getByRole('region', { name: 'Lineage' });
+    expect(
+      await lineage
+        .getByRole('row', { name: /^Parent/ })
+        .first()
+        .textContent(),
+    ).toContain('rl-parent-0 (its adapter, trained further)');
+    expect(await lineage.getByRole('row', { name: /^Replayed/ }).textContent()).toContain('9 of 40');
+    await lineage.getByRole('cell', { name: 'ab'.repeat(32) }).waitFor();
+    // Training validated on other users: the kept step is marked, and why training stopped is said.
+    const validation = page.getByRole('region', { name: 'Validation' });
+    expect(await validation.getByRole('row', { name: /\(kept\)/ }).textContent()).toMatch(
+      /^4 \(kept\).*0\.8125?/,
+    );
+    await page
+      .getByText(/Kept step 4: validation accuracy 0\.812.*no better validation step for a while/)
+      .waitFor();
     const gate = page.getByRole('region', { name: 'Gate checks' });
     await gate.getByRole('cell', { name: '[2.1, 10.9]' }).waitFor();
     expect(await gate.getByRole('row', { name: /Sentient benchmark/ }).textContent()).toMatch(
       /24.*61\.5.*55.*6\.5.*passed/,
     );
     expect(await gate.getByRole('row', { name: /Length/ }).textContent()).toContain('off');
+    expect(await gate.getByRole('row', { name: /Drift from the parent/ }).textContent()).toContain('passed');
     expect(await page.locator('svg.rl-loss-chart').getAttribute('aria-label')).toMatch(/over 8 steps/);
     const logs = page.locator('pre.rl-logs');
     expect(await logs.textContent()).toContain('step 30/30 loss=0.410');

@@ -19,6 +19,7 @@ import { LocalJobRunner } from './runners/local-job-runner';
 import { RayJobRunner } from './runners/ray-job-runner';
 import { SERVICE_NAME } from './service-name';
 import { AdapterPlacementsRepository } from './serving/adapter-placements.repository';
+import { BaseWeights } from './serving/base-weights';
 import { AdapterReconciler } from './serving/adapter-reconciler';
 import { EngineAdapters } from './serving/engine-adapters';
 import { GreedyReplies } from './serving/greedy-replies';
@@ -61,6 +62,7 @@ export class AppModule {
         EngineAdapters,
         AdapterPlacementsRepository,
         AdapterReconciler,
+        BaseWeights,
         GreedyReplies,
         GateService,
         RefreshStages,

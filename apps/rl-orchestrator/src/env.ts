@@ -27,7 +27,16 @@ export const orchestratorEnv = serviceEnv
     RL_BASE_GGUF: z.string().min(1).default('.infra/models/smollm2-135m-instruct.Q4_1.gguf'),
     /** The jobs' cache of heavy files (the base model converted to a Hugging Face folder); theirs by default. */
     ECHOLOOP_CACHE_DIR: z.preprocess(unset, z.string().min(1).optional()),
-    RL_MAX_STEPS: z.coerce.number().int().min(1).max(100_000).default(8),
+    RL_MAX_STEPS: z.coerce.number().int().min(1).max(100_000).default(200),
+    /** Passes over the training pairs; RL_MAX_STEPS caps the steps they make. */
+    RL_EPOCHS: z.coerce.number().gt(0).max(100).default(3),
+    /** Evaluations without a better validation step before training stops. */
+    RL_PATIENCE: z.coerce.number().int().min(1).max(100).default(2),
+    /**
+     * The trust region of training, in nats per token of KL to the parent on the fixed reference prompts: steps
+     * beyond it are never kept, and the gate refuses a candidate beyond it.
+     */
+    RL_MAX_KL: z.coerce.number().gt(0).max(100).default(1),
     /** The template's learning rate when a job names none (trl-dpo: 5e-4). */
     RL_LEARNING_RATE: z.preprocess(unset, z.coerce.number().gt(0).max(1).optional()),
     /** The serving endpoints' host (the default checkpoint's); others must be in CHECKPOINT_ALLOWED_HOSTS. */
@@ -50,8 +59,20 @@ export const orchestratorEnv = serviceEnv
     RL_THRESHOLD_POLL_SECONDS: seconds(30),
     /** Fewer pairs than this in the training split and the refresh is skipped. */
     RL_MIN_PAIRS: z.coerce.number().int().min(1).default(8),
-    /** The share of pairs (by user) held out for the gate. */
+    /** The share of users held out for the gate. */
     RL_HELDOUT_FRACTION: z.coerce.number().min(0).max(0.5).default(0.2),
+    /** The share of users kept apart to validate training (choose the step, stop early). */
+    RL_VALIDATION_FRACTION: z.coerce.number().min(0).max(0.5).default(0.2),
+    /**
+     * Fewer validation pairs than this and the refresh is skipped: on n pairs the 95% interval of an accuracy of
+     * 0.75 is ±1.96·√(0.1875/n); at 16 that is 0.54-0.96, clear of chance (0.5), while on 8 it is 0.45-1.05 and a
+     * learnt step cannot be told from a lucky one.
+     */
+    RL_MIN_VALIDATION_PAIRS: z.coerce.number().int().min(1).default(16),
+    /** A user's side of the split comes from this seed: fixed, so a held-out user is never trained on later. */
+    RL_SPLIT_SEED: z.string().min(1).default('echoloop-users-v1'),
+    /** The share of the data older than the parent's snapshot replayed in a refresh that builds on a parent. */
+    RL_REPLAY_FRACTION: z.coerce.number().min(0).max(1).default(0.25),
     RL_JOB_POLL_SECONDS: seconds(2),
     /** `false`: this replica serves the API and triggers but drives no job (maintenance, an API-only replica). */
     RL_DRIVE_JOBS: flag(true),

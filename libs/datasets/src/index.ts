@@ -25,6 +25,6 @@ export { pseudonymize } from './pseudonym';
 export { redact, redactText, type PiiKind } from './redact';
 export { type DatasetFormat, FORMATS } from './writers';
 export { datasetEnvShape, pseudonymKey, requireKeyInProduction } from './dataset-env';
-export { InvalidSnapshotError, splitHeldOut, type SplitFiles } from './held-out-split';
+export { InvalidSnapshotError, splitByUser, type SplitFiles, type SplitSource } from './user-split';
 export { countDatasetRecords } from './export-dataset';
 export { LabelledTurnsSource } from './labelled-turns-source';

@@ -12,6 +12,8 @@ const flags = z.object({
   concurrency: count(2),
   'threshold-pairs': count(12),
   'min-pairs': count(6),
+  // 20 users leave about 4 for validation: the orchestrator's minimum (16) would skip every refresh of so small a run.
+  'min-validation-pairs': count(3),
   refreshes: count(1),
   out: z.string().min(1).optional(),
   judges: z.enum(['lexicon', 'local']).default('lexicon'),
@@ -25,6 +27,7 @@ export interface LoopConfig {
   thresholdPairs: number;
   thresholdPollSeconds: number;
   minPairs: number;
+  minValidationPairs: number;
   /** Refreshes in a row: the threshold's, then more by hand, each after stopping the running experiment. */
   refreshes: number;
   modelUrl: string;
@@ -49,6 +52,7 @@ export function loopConfig(argv: string[]): LoopConfig {
       concurrency: { type: 'string' },
       'threshold-pairs': { type: 'string' },
       'min-pairs': { type: 'string' },
+      'min-validation-pairs': { type: 'string' },
       refreshes: { type: 'string' },
       out: { type: 'string' },
       judges: { type: 'string' },
@@ -64,6 +68,7 @@ export function loopConfig(argv: string[]): LoopConfig {
     thresholdPairs: f['threshold-pairs'],
     thresholdPollSeconds: 2,
     minPairs: f['min-pairs'],
+    minValidationPairs: f['min-validation-pairs'],
     refreshes: f.refreshes,
     modelUrl: process.env['MODEL_BASE_URL'] ?? 'http://127.0.0.1:18000/v1',
     rayUrl: process.env['RAY_DASHBOARD_URL'] ?? 'http://127.0.0.1:8265',

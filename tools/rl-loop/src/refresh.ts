@@ -107,8 +107,11 @@ let datasetShown = false;
 function printDataset(job: RlJob): void {
   if (datasetShown || !job.dataset) return;
   datasetShown = true;
-  const { train, heldout, export: all, id } = job.dataset;
-  say('refresh', `snapshot ${id}: ${all.rows} pairs, ${train.rows} train / ${heldout.rows} held out`);
+  const { train, validation, heldout, export: all, id } = job.dataset;
+  say(
+    'refresh',
+    `snapshot ${id}: ${all.rows} pairs, ${train.rows} train / ${validation?.rows ?? 0} validation / ${heldout.rows} held out`,
+  );
 }
 
 function printGate(gate: NonNullable<RlJob['gate']>): void {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { call } from './http';
 import { say } from './output';
 import { fmt, gateLines } from './refresh';
-import type { RlJob } from './rl-job';
+import type { RlJob, Selection, ValidationPoint } from './rl-job';
 import { RSS_GROUPS } from './rss-sampler';
 import type { StageTiming } from './stages';
 
@@ -30,12 +30,22 @@ export interface LoopReport {
   startedAt: string;
   finishedAt: string;
   users: { simulated: number; swipesKept: number; ties: number };
-  data: { pairs: number; train: number; heldout: number; datasetId: string } | null;
+  data: {
+    pairs: number;
+    train: number;
+    validation: number;
+    heldout: number;
+    replayed: number;
+    parent: string | null;
+    datasetId: string;
+  } | null;
   training: {
     steps: number;
     firstLoss: number | null;
     lastLoss: number | null;
     rewardAccuracy: number | null;
+    validation: ValidationPoint[];
+    selection: Selection | null;
   };
   gate: RlJob['gate'];
   job: { id: string; trigger: string; checkpointId: string | null; experimentId: string | null };
@@ -49,12 +59,22 @@ export function summarizeJob(job: RlJob): Pick<LoopReport, 'data' | 'training' |
   const curve = job.metrics?.curve ?? [];
   const d = job.dataset;
   return {
-    data: d && { pairs: d.export.rows, train: d.train.rows, heldout: d.heldout.rows, datasetId: d.id },
+    data: d && {
+      pairs: d.export.rows,
+      train: d.train.rows,
+      validation: d.validation?.rows ?? 0,
+      heldout: d.heldout.rows,
+      replayed: d.replay?.kept ?? 0,
+      parent: d.parent?.checkpointId ?? null,
+      datasetId: d.id,
+    },
     training: {
       steps: curve.length,
       firstLoss: curve[0]?.loss ?? null,
       lastLoss: curve.at(-1)?.loss ?? null,
       rewardAccuracy: curve.at(-1)?.rewardAccuracy ?? null,
+      validation: job.metrics?.validation ?? [],
+      selection: job.metrics?.selection ?? null,
     },
     gate: job.gate,
     job: { id: job.id, trigger: job.trigger, checkpointId: job.checkpointId, experimentId: job.experimentId },
@@ -74,9 +94,14 @@ export function stageTable(rows: StageTiming[]): string[] {
 export function printReport(report: LoopReport, file: string): void {
   const { data, training: t, gate, job } = report;
   const lines = [
-    `data: ${data ? `${data.pairs} pairs (${data.train} train / ${data.heldout} held out), dataset ${data.datasetId}` : 'none'}`,
+    `data: ${data ? `${data.pairs} new pairs + ${data.replayed} replayed (${data.train} train / ${data.validation} validation / ${data.heldout} held out), dataset ${data.datasetId}, parent ${data.parent}` : 'none'}`,
     `users: ${report.users.simulated} simulated, ${report.users.swipesKept} swipes kept, ${report.users.ties} ties`,
     `training: ${t.steps} steps, loss ${fmt(t.firstLoss)} -> ${fmt(t.lastLoss)}, reward accuracy ${fmt(t.rewardAccuracy, 2)}`,
+    ...t.validation.map(
+      (v) =>
+        `  validation at step ${v.step}: loss ${fmt(v.valLoss)}, accuracy ${fmt(v.valAccuracy, 2)}, margin ${fmt(v.valMargin)}, KL to parent ${fmt(v.klToParent)}`,
+    ),
+    `selected: ${t.selection ? `${t.selection.generalised ? `step ${t.selection.step}` : 'nothing'} (${t.selection.reason}${t.selection.stoppedBy ? `; stopped by ${t.selection.stoppedBy}` : ''})` : 'none'}`,
     `gate: ${gate?.passed ? 'passed' : 'failed'}${gate?.better ? ' (significantly better)' : ''}`,
     ...(gate ? gateLines(gate).map((line) => `  ${line}`) : []),
     `job ${job.id} (${job.trigger}) -> candidate ${job.checkpointId}, experiment ${job.experimentId}`,

@@ -10,10 +10,18 @@ export interface RlJob {
   dataset: {
     id: string;
     train: { rows: number };
+    validation?: { rows: number };
     heldout: { rows: number };
     export: { rows: number };
+    parent?: { checkpointId: string; jobId: string | null };
+    replay?: { kept: number };
   } | null;
-  metrics: { curve?: CurvePoint[]; finalLoss?: number | null } | null;
+  metrics: {
+    curve?: CurvePoint[];
+    validation?: ValidationPoint[];
+    finalLoss?: number | null;
+    selection?: Selection;
+  } | null;
   output: {
     adapters: { format: string; path: string }[];
     serving?: { adapterName: string; defaultCheckpointId: string };
@@ -45,6 +53,25 @@ export interface CurvePoint {
   of: number;
   loss?: number | null;
   rewardAccuracy?: number | null;
+}
+
+/** A validation point of training: loss, preference accuracy and margin on other users, and drift from the parent. */
+export interface ValidationPoint {
+  step: number;
+  valLoss: number | null;
+  valAccuracy: number | null;
+  valMargin: number | null;
+  klToParent: number | null;
+}
+
+/** The step training kept, and whether it generalised (python/echoloop_train/selection.py). */
+export interface Selection {
+  generalised: boolean;
+  reason: string;
+  step: number | null;
+  valAccuracy: number | null;
+  klToParent: number | null;
+  stoppedBy: string | null;
 }
 
 export interface TriggerDecision {

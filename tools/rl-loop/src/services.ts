@@ -86,6 +86,7 @@ export async function startServices(config: LoopConfig, data: LoopDatabase, stac
     RL_THRESHOLD_PAIRS: String(config.thresholdPairs),
     RL_THRESHOLD_POLL_SECONDS: String(config.thresholdPollSeconds),
     RL_MIN_PAIRS: String(config.minPairs),
+    RL_MIN_VALIDATION_PAIRS: String(config.minValidationPairs),
     RL_MAX_STEPS: String(config.steps),
     RL_JOB_POLL_SECONDS: '1',
     // A CPU plays few profiles: intervals this narrow-sampled bound only large losses (the report shows them).

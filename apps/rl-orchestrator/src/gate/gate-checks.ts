@@ -8,6 +8,7 @@ export const GATE_CHECK_NAMES = [
   'repeated_ngrams',
   'empty_or_refusal',
   'length_ratio',
+  'kl_to_parent',
 ] as const;
 export type GateCheckName = (typeof GATE_CHECK_NAMES)[number];
 
@@ -143,4 +144,29 @@ export function lengthRatioCheck(lengths: readonly Pair[], maxRatio: number, o: 
       ? `length_ratio beyond ${maxRatio}×: the candidate's answers are ${check.delta}× the default's (${pct(o.level)} CI [${check.interval.join(', ')}])`
       : null,
   );
+}
+
+/**
+ * The candidate's drift from its parent (the default it was trained from), as training measured it: KL per token
+ * on the fixed reference prompts, against the same trust region training kept to. The default's drift from itself
+ * is 0, so this guard has no interval: it is over the bound or not.
+ */
+export function driftCheck(klToParent: number | null, maxKl: number): GateCheck {
+  if (klToParent === null)
+    return notRunCheck('kl_to_parent', 'the training manifest names no KL to the parent');
+  const over = klToParent > maxKl;
+  return {
+    name: 'kl_to_parent',
+    role: 'guard',
+    status: over ? 'failed' : 'passed',
+    items: 0,
+    candidate: round(klToParent),
+    default: 0,
+    delta: round(klToParent),
+    interval: null,
+    significance: over ? 'higher' : 'none',
+    detail: over
+      ? `kl_to_parent ${round(klToParent)} nats per token, over the trust region RL_MAX_KL ${maxKl}`
+      : null,
+  };
 }

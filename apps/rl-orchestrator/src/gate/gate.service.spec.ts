@@ -55,6 +55,7 @@ describe('GateService', () => {
   async function gate(
     sides: { candidate?: Side; default?: Side; evaluation?: 'failed'; labeller?: Error } = {},
     env: Record<string, string> = {},
+    klToParent: number | null = 0.2,
   ) {
     const side = (id: string) => (id === CANDIDATE.id ? sides.candidate : sides.default) ?? {};
     const evals = {
@@ -105,7 +106,7 @@ describe('GateService', () => {
         },
       ],
     }).compile();
-    const result = await moduleRef.get(GateService).run(CANDIDATE, BASE, heldout);
+    const result = await moduleRef.get(GateService).run(CANDIDATE, BASE, heldout, { klToParent });
     return {
       result,
       evals,
@@ -133,6 +134,7 @@ describe('GateService', () => {
       ['repeated_ngrams', 'guard', 'passed', 6],
       ['empty_or_refusal', 'guard', 'passed', 6],
       ['length_ratio', 'guard', 'passed', 6],
+      ['kl_to_parent', 'guard', 'passed', 0],
     ]);
     expect(result.checks[0]).toMatchObject({ delta: 0, interval: [0, 0], significance: 'none' });
   });
@@ -233,6 +235,19 @@ describe('GateService', () => {
       passed: true,
       notes: ['sentient off: GATE_CHECKS_OFF', 'heldout_reward off: GATE_CHECKS_OFF'],
     });
+  });
+
+  it('refuses a candidate that drifted from its parent beyond the trust region, and one whose drift is unknown', async () => {
+    const far = await gate({}, { RL_MAX_KL: '0.5' }, 0.75);
+    expect(far.check('kl_to_parent')).toMatchObject({ status: 'failed', candidate: 0.75, default: 0 });
+    expect(far.result.reasons).toEqual([
+      'kl_to_parent 0.75 nats per token, over the trust region RL_MAX_KL 0.5',
+    ]);
+    const unknown = await gate({}, {}, null);
+    expect(unknown.check('kl_to_parent')).toMatchObject({ status: 'not_run' });
+    expect(unknown.result.passed).toBe(false);
+    const off = await gate({}, { GATE_CHECKS_OFF: 'kl_to_parent' }, null);
+    expect(off.result).toMatchObject({ passed: true, notes: ['kl_to_parent off: GATE_CHECKS_OFF'] });
   });
 
   it('refuses a check name it does not know', () => {

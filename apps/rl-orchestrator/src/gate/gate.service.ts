@@ -12,6 +12,7 @@ import { ORCHESTRATOR_ENV } from '../tokens';
 import { emptyOrRefusal, repeatedNgramShare, repeatedSentenceShare, wordCount } from './degeneration';
 import {
   type CheckOptions,
+  driftCheck,
   type GateCheck,
   type GateCheckName,
   guardCheck,
@@ -67,13 +68,19 @@ export class GateService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async run(candidate: CheckpointView, current: CheckpointView, heldoutFile: string): Promise<GateResult> {
+  async run(
+    candidate: CheckpointView,
+    current: CheckpointView,
+    heldoutFile: string,
+    training: { klToParent: number | null },
+  ): Promise<GateResult> {
     const options = { level: this.env.GATE_CONFIDENCE, minItems: this.env.GATE_MIN_ITEMS };
     const [sentient, heldout] = await Promise.all([
       this.sentient(candidate, current, options),
       this.heldout(candidate, current, heldoutFile, options),
     ]);
-    const checks = [sentient.check, ...heldout].map((check) =>
+    const drift = driftCheck(training.klToParent, this.env.RL_MAX_KL);
+    const checks = [sentient.check, ...heldout, drift].map((check) =>
       this.env.GATE_CHECKS_OFF.includes(check.name) ? offCheck(check.name, 'GATE_CHECKS_OFF') : check,
     );
     const reasons = checks.flatMap((c) =>

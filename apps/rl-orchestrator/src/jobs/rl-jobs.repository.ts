@@ -64,6 +64,11 @@ export class RlJobsRepository {
     return this.db.getRepository(RlJobEntity).findOneBy({ id });
   }
 
+  /** The job that trained this checkpoint, if a job did. */
+  byCheckpoint(checkpointId: string): Promise<RlJobEntity | null> {
+    return this.db.getRepository(RlJobEntity).findOneBy({ checkpointId });
+  }
+
   list(limit: number): Promise<RlJobEntity[]> {
     return this.db.getRepository(RlJobEntity).find({ order: { createdAt: 'DESC' }, take: limit });
   }

@@ -6,6 +6,8 @@ export const LOG_TAIL_LINES = 40;
 export interface ParsedLogs {
   /** Training points (stage `train` events with a step), in order. */
   curve: Record<string, unknown>[];
+  /** Validation points (stage `validate` events): loss, accuracy, margin and KL to the parent, in order. */
+  validation: Record<string, unknown>[];
   /** The last progress event of any stage. */
   last: Record<string, unknown> | null;
   manifestPath: string | null;
@@ -14,6 +16,7 @@ export interface ParsedLogs {
 
 export function parseJobLogs(logs: string): ParsedLogs {
   const curve: Record<string, unknown>[] = [];
+  const validation: Record<string, unknown>[] = [];
   let last: Record<string, unknown> | null = null;
   let manifestPath: string | null = null;
   const lines = logs.split('\n');
@@ -23,7 +26,10 @@ export function parseJobLogs(logs: string): ParsedLogs {
       try {
         const event = JSON.parse(line.slice(at + PROGRESS.length)) as Record<string, unknown>;
         last = event;
-        if (event['stage'] === 'train' && typeof event['step'] === 'number') curve.push(event);
+        if (typeof event['step'] === 'number') {
+          if (event['stage'] === 'train') curve.push(event);
+          if (event['stage'] === 'validate') validation.push(event);
+        }
       } catch {
         // A line cut by the log's chunking: the next poll reads it whole.
       }
@@ -33,5 +39,5 @@ export function parseJobLogs(logs: string): ParsedLogs {
     .filter((line) => line.trim())
     .slice(-LOG_TAIL_LINES)
     .join('\n');
-  return { curve, last, manifestPath, tail };
+  return { curve, validation, last, manifestPath, tail };
 }

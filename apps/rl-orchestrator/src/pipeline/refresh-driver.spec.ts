@@ -188,6 +188,27 @@ describe('RefreshDriver', () => {
     expect(stages.serve).not.toHaveBeenCalled();
   });
 
+  it('a training that did not generalise ends skipped with its curve and why, and serves nothing', async () => {
+    const stages = fakeStages();
+    const reason = 'no validation gain: the best point (step 4) has accuracy 0.500 and margin -0.010';
+    stages.poll.mockReset().mockResolvedValue({
+      done: true,
+      metrics: { validation: [{ step: 4, valAccuracy: 0.5 }] },
+      logsTail: 'done',
+      output: { adapters: [], metrics: { selection: { generalised: false, reason, klToParent: 0.1 } } },
+    });
+    const { jobs, drive } = await setUp(stages);
+    await drive();
+    expect(jobs.job).toMatchObject({
+      status: 'skipped',
+      reason: `not_generalised: ${reason}`,
+      metrics: { validation: [{ step: 4, valAccuracy: 0.5 }] },
+      output: { adapters: [] },
+    });
+    expect(stages.serve).not.toHaveBeenCalled();
+    expect(stages.discardSnapshot).toHaveBeenCalledTimes(1);
+  });
+
   it('an adapter that fails to load fails the refresh and takes the candidate down', async () => {
     const stages = fakeStages();
     stages.serve.mockRejectedValue(new JobFailure('load_failed', 'loading into http://x/v1 failed: 400 bad'));

@@ -8,7 +8,7 @@ import type { OrchestratorEnv } from '../env';
 import { RlJobsRepository } from '../jobs/rl-jobs.repository';
 import { ORCHESTRATOR_ENV } from '../tokens';
 import { JobFailure, transient } from './job-failure';
-import { RefreshStages } from './refresh-stages';
+import { RefreshStages, selectionOf } from './refresh-stages';
 
 /** A replica holds the active job this long without renewing; then another replica (or its restart) takes it. */
 export const LEASE_MS = 20_000;
@@ -153,11 +153,14 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
       await this.jobs.update(job.id, { metrics: progress.metrics, logsTail: progress.logsTail });
       return;
     }
-    await this.jobs.transition(job.id, 'loading', {
-      metrics: progress.metrics,
-      logsTail: progress.logsTail,
-      output: progress.output,
-    });
+    const results = { metrics: progress.metrics, logsTail: progress.logsTail, output: progress.output };
+    const selection = selectionOf(progress.output);
+    if (selection && !selection.generalised) {
+      // Training said it learnt nothing that holds on other users: nothing to serve, and that is an outcome.
+      await this.jobs.update(job.id, results);
+      return this.end(job, 'skipped', `not_generalised: ${selection.reason}`);
+    }
+    await this.jobs.transition(job.id, 'loading', results);
   }
 
   private async handle(job: RlJobEntity, error: unknown): Promise<void> {

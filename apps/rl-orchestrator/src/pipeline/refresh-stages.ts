@@ -10,7 +10,14 @@ import { JOB_RUNNER, type JobRunner } from '../runners/job-runner';
 import { type Hyperparameters, JOB_TEMPLATES, type TemplateName } from '../runners/job-templates';
 import { AdapterPlacementsRepository } from '../serving/adapter-placements.repository';
 import { AdapterReconciler } from '../serving/adapter-reconciler';
-import { type Snapshot, SnapshotBuilder, type SnapshotOutcome } from '../snapshot/snapshot-builder';
+import { type BaseCheck, BaseWeights } from '../serving/base-weights';
+import {
+  type Snapshot,
+  SnapshotBuilder,
+  type SnapshotOutcome,
+  type SnapshotParent,
+} from '../snapshot/snapshot-builder';
+import { RlJobsRepository } from '../jobs/rl-jobs.repository';
 import { ORCHESTRATOR_ENV } from '../tokens';
 import { JobFailure } from './job-failure';
 import { parseJobLogs } from './job-logs';
@@ -18,6 +25,20 @@ import { parseJobLogs } from './job-logs';
 export type TrainingProgress =
   | { done: false; metrics: Record<string, unknown>; logsTail: string }
   | { done: true; metrics: Record<string, unknown>; logsTail: string; output: Record<string, unknown> };
+
+/** What a job trains on: the snapshot, and the base weights checked against the serving endpoints before it. */
+export type TrainingSet = Snapshot & { base: BaseCheck };
+
+/** The training manifest's verdict on its best step (python/echoloop_train/selection.py). */
+export interface Selection {
+  generalised: boolean;
+  reason: string;
+  klToParent: number | null;
+}
+
+export const selectionOf = (output: Record<string, unknown> | null | undefined): Selection | null =>
+  ((output?.['metrics'] as Record<string, unknown> | undefined)?.['selection'] as Selection | undefined) ??
+  null;
 
 /** Where the served candidate lives: enough to take it down again. */
 export interface Serving {
@@ -39,12 +60,34 @@ export class RefreshStages {
     private readonly reconciler: AdapterReconciler,
     private readonly placements: AdapterPlacementsRepository,
     private readonly gates: GateService,
+    private readonly base: BaseWeights,
+    private readonly jobs: RlJobsRepository,
     @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  snapshot(job: RlJobEntity): Promise<SnapshotOutcome> {
-    return this.snapshots.build(job.id, template(job).datasetKind);
+  /**
+   * The refresh builds on the current default: its adapter is trained further on the data since its snapshot (plus
+   * a replay sample). Before any data is read, the base weights training will use are checked against what the
+   * default's endpoints serve, and against the base the parent was trained on.
+   */
+  async snapshot(job: RlJobEntity): Promise<SnapshotOutcome> {
+    const current = await this.gateway.defaultCheckpoint();
+    const trainedBy = current.adapterPath ? await this.jobs.byCheckpoint(current.id) : null;
+    const parentBase = (trainedBy?.output?.['baseModel'] as { ggufSha256?: string } | undefined)?.ggufSha256;
+    const base = await this.base.verify(
+      current.endpoints,
+      parentBase ? { what: `the parent ${current.id}`, sha256: parentBase } : undefined,
+    );
+    const cutoff = trainedBy?.dataset?.['cutoff'];
+    const parent: SnapshotParent = {
+      checkpointId: current.id,
+      jobId: trainedBy?.id ?? null,
+      adapterPath: current.adapterPath,
+      cutoff: typeof cutoff === 'string' ? cutoff : null,
+    };
+    const outcome = await this.snapshots.build(job.id, template(job).datasetKind, parent);
+    return outcome.ok ? { ok: true, snapshot: { ...outcome.snapshot, base } as TrainingSet } : outcome;
   }
 
   outputDir(job: RlJobEntity): string {
@@ -52,7 +95,7 @@ export class RefreshStages {
   }
 
   async submit(job: RlJobEntity): Promise<string> {
-    const snapshot = job.dataset as unknown as Snapshot;
+    const snapshot = job.dataset as unknown as TrainingSet;
     const hyperparameters = job.hyperparameters as Hyperparameters;
     const outputDir = this.outputDir(job);
     return this.runner.submit({
@@ -63,10 +106,14 @@ export class RefreshStages {
         outputDir,
         baseGguf: path.resolve(this.env.RL_BASE_GGUF),
         datasetId: snapshot.id,
+        parentAdapter: snapshot.parent.adapterPath,
         hyperparameters: {
           ...(this.env.RL_LEARNING_RATE !== undefined && { learningRate: this.env.RL_LEARNING_RATE }),
           ...hyperparameters,
           maxSteps: hyperparameters.maxSteps ?? this.env.RL_MAX_STEPS,
+          epochs: hyperparameters.epochs ?? this.env.RL_EPOCHS,
+          patience: this.env.RL_PATIENCE,
+          maxKl: this.env.RL_MAX_KL,
         },
       }),
       env: {
@@ -86,7 +133,7 @@ export class RefreshStages {
     const status = await this.runner.status(job.externalId);
     const logs = await this.runner.logs(job.externalId);
     const parsed = parseJobLogs(logs);
-    const metrics = { ...job.metrics, curve: parsed.curve, last: parsed.last };
+    const metrics = { ...job.metrics, curve: parsed.curve, validation: parsed.validation, last: parsed.last };
     if (status.state === 'pending' || status.state === 'running') {
       return { done: false, metrics, logsTail: parsed.tail };
     }
@@ -136,6 +183,9 @@ export class RefreshStages {
     );
     if (!adapter) throw new JobFailure('no_adapter', 'the job output names no PEFT adapter');
     const current = await this.gateway.defaultCheckpoint();
+    const trainedOn = (job.output?.['baseModel'] as { ggufSha256?: string } | undefined)?.ggufSha256;
+    if (!trainedOn) throw new JobFailure('base_mismatch', 'the job output names no base weights');
+    await this.base.verify(current.endpoints, { what: 'the candidate', sha256: trainedOn });
     const name = checkpointName(job, this.clock());
     const entry: Serving = {
       adapterName: name,
@@ -197,6 +247,7 @@ export class RefreshStages {
       find(job.checkpointId),
       find(entry.defaultCheckpointId),
       path.join(snapshot.dir, snapshot.heldout.file),
+      { klToParent: selectionOf(job.output)?.klToParent ?? null },
     );
   }
 

@@ -4,7 +4,9 @@ import { z } from 'zod';
 /** What a refresh may tune per job; the defaults come from the environment. */
 export const hyperparametersSchema = z
   .object({
+    /** A ceiling on steps; epochs set them from the data. */
     maxSteps: z.number().int().min(1).max(100_000).optional(),
+    epochs: z.number().gt(0).max(100).optional(),
     learningRate: z.number().gt(0).max(1).optional(),
     beta: z.number().gt(0).max(10).optional(),
     loraR: z.number().int().min(1).max(256).optional(),
@@ -25,7 +27,9 @@ export interface TemplateContext {
   outputDir: string;
   baseGguf: string;
   datasetId: string;
-  hyperparameters: Hyperparameters & { maxSteps: number };
+  /** The parent checkpoint's adapter, trained further; none: a fresh adapter on the base. */
+  parentAdapter: string | null;
+  hyperparameters: Hyperparameters & { maxSteps: number; epochs: number; patience: number; maxKl: number };
 }
 
 export interface JobTemplate {
@@ -57,6 +61,13 @@ export const JOB_TEMPLATES: Record<'trl-dpo' | 'verl-grpo', JobTemplate> = {
       c.datasetId,
       '--max-steps',
       String(c.hyperparameters.maxSteps),
+      '--epochs',
+      String(c.hyperparameters.epochs),
+      '--patience',
+      String(c.hyperparameters.patience),
+      '--max-kl',
+      String(c.hyperparameters.maxKl),
+      ...(c.parentAdapter ? ['--parent-adapter', c.parentAdapter] : []),
       ...optional('--learning-rate', c.hyperparameters.learningRate),
       ...optional('--beta', c.hyperparameters.beta),
       ...optional('--lora-r', c.hyperparameters.loraR),

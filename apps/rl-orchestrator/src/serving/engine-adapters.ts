@@ -48,6 +48,19 @@ export class EngineAdapters {
     return new Map(list.data.data.filter((card) => card.parent).map((card) => [card.id, card.root ?? '']));
   }
 
+  /** Where the endpoint's base model was loaded from (its model cards without a parent). */
+  async baseRoots(target: EngineTarget): Promise<string[]> {
+    const body = await callJson(SERVICE, {
+      method: 'GET',
+      url: route(target.baseUrl, 'models'),
+      bearer: target.apiKey,
+      timeoutMs: 10_000,
+    });
+    const list = modelListSchema.safeParse(body);
+    if (!list.success) throw new ServiceCallError(SERVICE, 200, 'GET /models answered no model list');
+    return list.data.data.filter((card) => !card.parent).map((card) => card.root ?? '');
+  }
+
   /**
    * Loads under its name, never in place: vLLM may serve an in-place reload from prefix-cache entries of the old
    * weights (vllm#42125), so a name is never given other weights. vLLM answers a success in plain text. Then one

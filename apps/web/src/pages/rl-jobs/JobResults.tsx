@@ -1,4 +1,4 @@
-import { gateOf, lossCurve, type RlJob, splitsOf } from './rl-job';
+import { gateOf, lineageOf, lossCurve, type RlJob, selectionOf, splitsOf, validationOf } from './rl-job';
 import { LossChart } from './LossChart';
 import { scalarEntries } from './rl-job';
 import { AppLink } from '../../ui/AppLink';
@@ -13,6 +13,12 @@ const CHECK_LABELS: Record<string, string> = {
   repeated_ngrams: 'Repeated 4-grams (share)',
   empty_or_refusal: 'Empty or refusing answers (share)',
   length_ratio: 'Length (words; Δ and interval as a ratio)',
+  kl_to_parent: 'Drift from the parent (KL, nats per token; bound, no interval)',
+};
+
+const STOPPED_BY: Record<string, string> = {
+  patience: 'no better validation step for a while',
+  kl_budget: 'it drifted past the KL budget',
 };
 
 /** What the job produced so far: its dataset, training metrics and the gate's verdict. */
@@ -21,9 +27,38 @@ export function JobResults({ job }: { job: RlJob }) {
   const metrics = scalarEntries(job.metrics);
   const last = scalarEntries(job.metrics?.['last'] as Record<string, unknown> | null | undefined);
   const curve = lossCurve(job);
+  const validation = validationOf(job);
+  const selection = selectionOf(job);
+  const lineage = lineageOf(job);
   const gate = gateOf(job);
   return (
     <>
+      {lineage && (
+        <>
+          <h2>Lineage</h2>
+          <KeyValues
+            label="Lineage"
+            head={['Field', 'Value']}
+            rows={[
+              [
+                'Parent',
+                `${lineage.parentCheckpointId}${lineage.parentAdapter ? ' (its adapter, trained further)' : ' (the base: a fresh adapter)'}`,
+              ],
+              ...(lineage.parentJobId ? [['Parent job', lineage.parentJobId] as [string, string]] : []),
+              [
+                'Data',
+                lineage.since
+                  ? `since ${lineage.since}, up to ${lineage.cutoff ?? '?'}`
+                  : `all, up to ${lineage.cutoff ?? '?'}`,
+              ],
+              ['Replayed from before', `${lineage.replayed} of ${lineage.replayRead}`],
+              ['Base weights (sha256)', lineage.baseSha256 ?? '—'],
+              ['Served from', lineage.servedRoots.join(', ') || '—'],
+            ]}
+          />
+        </>
+      )}
+
       <h2>Dataset</h2>
       {splits.length > 0 ? (
         <KeyValues
@@ -48,6 +83,32 @@ export function JobResults({ job }: { job: RlJob }) {
           <KeyValues label="Training metrics" head={['Metric', 'Value']} rows={[...metrics, ...last]} />
           {curve.length > 1 && <LossChart points={curve} />}
         </div>
+      )}
+      {selection && (
+        <p>
+          {selection.generalised
+            ? `Kept step ${selection.step ?? '?'}: ${selection.reason}.`
+            : `Nothing kept: ${selection.reason}.`}
+          {selection.stoppedBy &&
+            ` Stopped early: ${STOPPED_BY[selection.stoppedBy] ?? selection.stoppedBy}.`}
+          {selection.maxKl !== null && ` KL budget ${fmt(selection.maxKl)} nats per token.`}
+        </p>
+      )}
+      {validation.length > 0 && (
+        <DataTable label="Validation" columns={['Step', 'Loss', 'Accuracy', 'Margin', 'KL to parent']}>
+          {validation.map((point) => (
+            <tr key={point.step} aria-current={point.step === selection?.step ? 'true' : undefined}>
+              <th scope="row">
+                {point.step}
+                {point.step === selection?.step && selection.generalised ? ' (kept)' : ''}
+              </th>
+              <td>{fmt(point.valLoss)}</td>
+              <td>{fmt(point.valAccuracy)}</td>
+              <td>{fmt(point.valMargin)}</td>
+              <td>{fmt(point.klToParent)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
 
       <h2>Gate</h2>

@@ -98,7 +98,7 @@ export function gateOf(job: RlJob): GateView | null {
 
 /** Rows per split of the snapshot, when the dataset is one (a skipped job keeps why instead). */
 export function splitsOf(job: RlJob): { split: string; rows: number }[] {
-  return ['train', 'heldout'].flatMap((split) => {
+  return ['train', 'validation', 'heldout'].flatMap((split) => {
     const rows = (job.dataset?.[split] as { rows?: unknown } | undefined)?.rows;
     return typeof rows === 'number' ? [{ split, rows }] : [];
   });
@@ -123,4 +123,88 @@ export function scalarEntries(value: Record<string, unknown> | null | undefined)
         ? [[key, String(v)]]
         : [],
   );
+}
+
+/** One evaluation of training on the validation users. */
+export interface ValidationPoint {
+  step: number;
+  valLoss: number | null;
+  valAccuracy: number | null;
+  valMargin: number | null;
+  klToParent: number | null;
+}
+
+/** Validation points in step order (jobs from before validation have none). */
+export function validationOf(job: RlJob): ValidationPoint[] {
+  const points = job.metrics?.['validation'];
+  if (!Array.isArray(points)) return [];
+  const num = (v: unknown) => (typeof v === 'number' ? v : null);
+  return points.flatMap((point: unknown) => {
+    const p = (point ?? {}) as Record<string, unknown>;
+    return typeof p['step'] === 'number'
+      ? [
+          {
+            step: p['step'],
+            valLoss: num(p['valLoss']),
+            valAccuracy: num(p['valAccuracy']),
+            valMargin: num(p['valMargin']),
+            klToParent: num(p['klToParent']),
+          },
+        ]
+      : [];
+  });
+}
+
+/** The step training kept and why, as its manifest says (python/echoloop_train/selection.py). */
+export interface SelectionView {
+  generalised: boolean;
+  reason: string;
+  step: number | null;
+  maxKl: number | null;
+  stoppedBy: string | null;
+}
+
+export function selectionOf(job: RlJob): SelectionView | null {
+  const selection = (job.metrics?.['selection'] ?? null) as Partial<SelectionView> | null;
+  if (!selection || typeof selection.generalised !== 'boolean') return null;
+  return {
+    generalised: selection.generalised,
+    reason: typeof selection.reason === 'string' ? selection.reason : '',
+    step: typeof selection.step === 'number' ? selection.step : null,
+    maxKl: typeof selection.maxKl === 'number' ? selection.maxKl : null,
+    stoppedBy: typeof selection.stoppedBy === 'string' ? selection.stoppedBy : null,
+  };
+}
+
+/** Where a refresh came from: its parent checkpoint, the data it read, and the base weights it was checked on. */
+export interface LineageView {
+  parentCheckpointId: string;
+  parentJobId: string | null;
+  parentAdapter: string | null;
+  since: string | null;
+  cutoff: string | null;
+  replayed: number;
+  replayRead: number;
+  baseSha256: string | null;
+  servedRoots: string[];
+}
+
+export function lineageOf(job: RlJob): LineageView | null {
+  const dataset = job.dataset as Record<string, unknown> | null;
+  const parent = dataset?.['parent'] as Record<string, unknown> | undefined;
+  if (!parent || typeof parent['checkpointId'] !== 'string') return null;
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  const base = dataset?.['base'] as { ggufSha256?: unknown; served?: { root?: unknown }[] } | undefined;
+  const replay = dataset?.['replay'] as { kept?: unknown; read?: unknown } | undefined;
+  return {
+    parentCheckpointId: parent['checkpointId'],
+    parentJobId: str(parent['jobId']),
+    parentAdapter: str(parent['adapterPath']),
+    since: str(parent['cutoff']),
+    cutoff: str(dataset?.['cutoff']),
+    replayed: typeof replay?.kept === 'number' ? replay.kept : 0,
+    replayRead: typeof replay?.read === 'number' ? replay.read : 0,
+    baseSha256: str(base?.ggufSha256),
+    servedRoots: (base?.served ?? []).flatMap((s) => (typeof s.root === 'string' ? [s.root] : [])),
+  };
 }

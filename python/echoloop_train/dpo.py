@@ -14,7 +14,9 @@ from .selection import StepSelector, TrainingPlan
 
 LORA_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj"]
 # Tokens the parent samples per reference prompt for the drift measure.
-KL_TOKENS = 32
+KL_TOKENS = 24
+# Fixed, not the job's seed: every generation is measured on the same parent samples.
+KL_SEED = 0
 
 # on_step(step, TRL's log entry, seconds since training began)
 StepCallback = Callable[[int, dict[str, Any], float], None]
@@ -111,6 +113,7 @@ def train(
     settings: DpoSettings,
     plan: TrainingPlan,
     parent_adapter: Path | None,
+    parent_id: str,
     on_step: StepCallback,
     on_validation: ValidationCallback,
 ) -> TrainOutcome:
@@ -119,7 +122,8 @@ def train(
     once its drift from the parent is over `settings.max_kl`.
 
     With `parent_adapter`, its LoRA weights are trained further and DPO's reference is the parent itself (TRL keeps
-    a frozen copy of the loaded adapter as "ref"); otherwise a fresh LoRA is trained against the base."""
+    a frozen copy of the loaded adapter as "ref"); otherwise a fresh LoRA is trained against the base. `parent_id`
+    names the parent's weights (base and adapter hashes) for the drift measure's cache."""
     import torch
     from datasets import Dataset
     from peft import LoraConfig, PeftModel
@@ -185,7 +189,7 @@ def train(
         # Its log dicts would mix with the ECHOLOOP_PROGRESS lines on stdout; SelectBest reports the same.
         trainer.remove_callback(PrinterCallback)
         drift.append(
-            ReferenceDrift.sample(trainer.model, tokenizer, load_reference_prompts(), KL_TOKENS, settings.seed)
+            ReferenceDrift.sample(trainer.model, tokenizer, load_reference_prompts(), KL_TOKENS, KL_SEED, parent_id)
         )
         trainer.train()
         evaluated = selector.history[-1]["step"] if selector.history else None

@@ -6,9 +6,13 @@ taken over the whole vocabulary at every completion position, and averaged over 
 every step, so the curve is comparable within a job and, with the same prompts and seed, across generations.
 """
 
+import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
+
+from .cache import cache_dir
 
 REFERENCE_PROMPTS = Path(__file__).with_name("reference_prompts.json")
 
@@ -27,8 +31,35 @@ class ReferenceDrift:
         self.parent_log_probs: Any = None
 
     @classmethod
-    def sample(cls, model: Any, tokenizer: Any, prompts: list[str], max_new_tokens: int, seed: int) -> "ReferenceDrift":
-        """The parent's completions: call before the first training step, while the policy still is the parent."""
+    def sample(
+        cls, model: Any, tokenizer: Any, prompts: list[str], max_new_tokens: int, seed: int, parent_id: str
+    ) -> "ReferenceDrift":
+        """The parent's completions: call before the first training step, while the policy still is the parent.
+
+        They depend only on the parent (`parent_id`: its base and adapter hashes), the prompts and the seed, so they
+        are kept in the machine's cache and every job from the same parent skips the sampling."""
+        import torch
+
+        key = hashlib.sha256(json.dumps([parent_id, prompts, seed, max_new_tokens]).encode()).hexdigest()[:32]
+        cached = cache_dir() / "kl-reference" / f"{key}.pt"
+        if cached.is_file():
+            tensors = torch.load(cached)
+        else:
+            tensors = cls._generate(model, tokenizer, prompts, max_new_tokens, seed)
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            partial = cached.with_name(f".{cached.name}.{os.getpid()}")
+            torch.save(tensors, partial)
+            os.replace(partial, cached)
+        drift = cls(tensors["sequences"], tensors["completion_mask"], tensors["attention_mask"])
+        was_training = model.training
+        model.eval()
+        with torch.no_grad():
+            drift.parent_log_probs = drift._log_probs(model)
+        model.train(was_training)
+        return drift
+
+    @staticmethod
+    def _generate(model: Any, tokenizer: Any, prompts: list[str], max_new_tokens: int, seed: int) -> dict[str, Any]:
         import torch
 
         texts = [
@@ -55,23 +86,15 @@ class ReferenceDrift:
                 max_new_tokens=max_new_tokens,
                 pad_token_id=tokenizer.pad_token_id,
             )
+        model.train(was_training)
         torch.random.set_rng_state(generator_state)
-        prompt_length = batch["input_ids"].shape[1]
-        completion = sequences[:, prompt_length:]
+        completion = sequences[:, batch["input_ids"].shape[1] :]
         # Positions after a sequence's end of text are padding: not measured.
         is_end = completion == tokenizer.eos_token_id
         ends_so_far = is_end.cumsum(dim=1)
         after_end = (ends_so_far > 1) | ((ends_so_far == 1) & ~is_end)
         attention_mask = torch.cat([batch["attention_mask"].bool(), ~after_end], dim=1)
-        drift = cls(sequences, ~after_end, attention_mask)
-        with torch.no_grad():
-            drift.parent_log_probs = drift._log_probs(model)
-        model.train(was_training)
-        return drift
-
-    @property
-    def tokens(self) -> int:
-        return int(self.completion_mask.sum())
+        return {"sequences": sequences, "completion_mask": ~after_end, "attention_mask": attention_mask}
 
     def kl(self, model: Any) -> float:
         """Mean KL(model || parent) in nats per completion token."""

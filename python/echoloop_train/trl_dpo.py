@@ -136,7 +136,11 @@ def run(args: argparse.Namespace, settings: DpoSettings, data: Data) -> Path:
     partial = output / ".adapter.partial"
     shutil.rmtree(partial, ignore_errors=True)
     emit_progress("train", status="started", of=plan.steps, pairs=len(data.train), validation=len(data.validation))
-    outcome = train(data.train, data.validation, base.hf, partial, settings, plan, data.parent, on_step, on_validation)
+    parent = parent_of(data.parent)
+    parent_id = f"{gguf_sha256}:{parent['sha256'] if parent else 'base'}"
+    outcome = train(
+        data.train, data.validation, base.hf, partial, settings, plan, data.parent, parent_id, on_step, on_validation
+    )
     adapter_dir = output / "adapter"
     shutil.rmtree(adapter_dir, ignore_errors=True)
     adapters: list[Adapter] = []
@@ -152,7 +156,7 @@ def run(args: argparse.Namespace, settings: DpoSettings, data: Data) -> Path:
         metrics={**summarize(records, outcome.seconds), "selection": outcome.selection},
         hyperparameters={**settings.as_manifest(), **plan.as_manifest(), "loraR": outcome.lora_r},
         data={"trainPairs": len(data.train), "validationPairs": len(data.validation)},
-        parent=parent_of(data.parent),
+        parent=parent,
         peak_rss_mb=peak_rss_mb(),
     )
     write_json_atomic(manifest_path, manifest)

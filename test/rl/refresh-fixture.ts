@@ -88,6 +88,11 @@ const EXCHANGES = [
   ],
 ];
 const DISMISSIVE = 'Whatever. Not my problem, deal with it.';
+/** The failure the gate must refuse: one sentence over and over (a refresh once shipped this). */
+export const LOOPING = "I'm not sure what to say. ".repeat(7).trim();
+
+/** Which reply of each seeded pair the user kept: the warm one (as people do), or a bad one (the drills). */
+export type Kept = 'warm' | 'dismissive' | 'looping';
 
 /**
  * The whole loop's services on one database: the reward labeller (a scripted judge), the gateway and the
@@ -109,7 +114,7 @@ export interface RefreshFixture {
    * ids are fixed, so the split by user is the same every run: of the first 20, 10 train, 7 validate and 3 are
    * held out (the development pseudonym key and the default RL_SPLIT_SEED).
    */
-  seedPreferences(pairs: number): Promise<void>;
+  seedPreferences(pairs: number, kept?: Kept): Promise<void>;
   startOrchestrator(env?: Record<string, string>): Promise<AppProcess>;
   close(): Promise<void>;
 }
@@ -200,13 +205,17 @@ export async function startRefreshFixture(): Promise<RefreshFixture> {
     python,
     characterId,
     orchestratorEnv,
-    async seedPreferences(pairs) {
+    async seedPreferences(pairs, choice = 'warm') {
+      // Every pair is published first and waited for after, so the labeller works through them together.
+      const swipes: { kept: string; swiped: string }[] = [];
       for (let i = 0; i < pairs; i += 1) {
         const [user = '', warm = ''] = EXCHANGES[i % EXCHANGES.length] ?? [];
+        const [good, bad] =
+          choice === 'warm' ? [warm, DISMISSIVE] : [choice === 'looping' ? LOOPING : DISMISSIVE, warm];
         const userId = `5eed0000-0000-4000-8000-${String(seeded++).padStart(12, '0')}`;
         const conversation = await labeller.conversation(userId);
-        const kept = await conversation.turn(user, warm);
-        const swiped = await conversation.turn('', DISMISSIVE, { sameUserMessageAs: kept });
+        const kept = await conversation.turn(user, good);
+        const swiped = await conversation.turn('', bad, { sameUserMessageAs: kept });
         await conversation.publish(kept, swiped);
         await labeller.publisher.publish(
           chatFeedbackV2,
@@ -224,19 +233,24 @@ export async function startRefreshFixture(): Promise<RefreshFixture> {
           ),
           conversation.id,
         );
-        await waitFinished(labeller, kept.turnId);
-        await waitFinished(labeller, swiped.turnId);
-        await waitFor(
-          async () => {
-            const [row] = (await db.query(
-              `SELECT signals->'kept' AS kept FROM reward_turns WHERE turn_id = $1`,
-              [swiped.turnId],
-            )) as [{ kept: boolean | null }];
-            return row.kept === false;
-          },
-          { what: 'the swipe applied', timeoutMs: 30_000 },
-        );
+        swipes.push({ kept: kept.turnId, swiped: swiped.turnId });
       }
+      await Promise.all(
+        swipes.map(async ({ kept, swiped }) => {
+          await waitFinished(labeller, kept, 120_000);
+          await waitFinished(labeller, swiped, 120_000);
+          await waitFor(
+            async () => {
+              const [row] = (await db.query(
+                `SELECT signals->'kept' AS kept FROM reward_turns WHERE turn_id = $1`,
+                [swiped],
+              )) as [{ kept: boolean | null }];
+              return row.kept === false;
+            },
+            { what: 'the swipe applied', timeoutMs: 60_000 },
+          );
+        }),
+      );
     },
     async startOrchestrator(env = {}) {
       const app = await startApp('rl-orchestrator', {

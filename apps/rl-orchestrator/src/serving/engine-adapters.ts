@@ -37,19 +37,17 @@ export function loadOutcome(error: unknown): { kind: 'away' | 'refused'; detail:
 export class EngineAdapters {
   /** The LoRA adapters the endpoint serves now: name → the path it loaded them from. */
   async list(target: EngineTarget): Promise<Map<string, string>> {
-    const body = await callJson(SERVICE, {
-      method: 'GET',
-      url: route(target.baseUrl, 'models'),
-      bearer: target.apiKey,
-      timeoutMs: 10_000,
-    });
-    const list = modelListSchema.safeParse(body);
-    if (!list.success) throw new ServiceCallError(SERVICE, 200, 'GET /models answered no model list');
-    return new Map(list.data.data.filter((card) => card.parent).map((card) => [card.id, card.root ?? '']));
+    const cards = await this.models(target);
+    return new Map(cards.filter((card) => card.parent).map((card) => [card.id, card.root ?? '']));
   }
 
   /** Where the endpoint's base model was loaded from (its model cards without a parent). */
   async baseRoots(target: EngineTarget): Promise<string[]> {
+    const cards = await this.models(target);
+    return cards.filter((card) => !card.parent).map((card) => card.root ?? '');
+  }
+
+  private async models(target: EngineTarget) {
     const body = await callJson(SERVICE, {
       method: 'GET',
       url: route(target.baseUrl, 'models'),
@@ -58,7 +56,7 @@ export class EngineAdapters {
     });
     const list = modelListSchema.safeParse(body);
     if (!list.success) throw new ServiceCallError(SERVICE, 200, 'GET /models answered no model list');
-    return list.data.data.filter((card) => !card.parent).map((card) => card.root ?? '');
+    return list.data.data;
   }
 
   /**

@@ -178,6 +178,8 @@ export async function startRefreshFixture(): Promise<RefreshFixture> {
     RL_BASE_GGUF: path.join(ROOT, '.infra/models/smollm2-135m-instruct.Q4_1.gguf'),
     RL_WORK_DIR: workDir,
     RL_MIN_PAIRS: '6',
+    // The job shares the machine with the suite and the other suites (RL_TRAIN_THREADS in the README).
+    RL_TRAIN_THREADS: '1',
     // 20 seeded users leave about 4 for validation (the default minimum, 16, is for real traffic).
     RL_MIN_VALIDATION_PAIRS: '2',
     // Later refreshes here find no new pairs since their parent's snapshot: they replay all the older ones.

@@ -1,4 +1,5 @@
-import { rlJobStatusV1 } from '@echoloop/contracts';
+import { rlJobStatusV1, rlJobStatusV2 } from '@echoloop/contracts';
+import { RL_JOB_ACTIVE_STATUSES } from '@echoloop/persistence';
 import { type AppProcess, findOnTopic, testKafka, waitFor } from '@echoloop/testing';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -217,23 +218,21 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     expect(success.gate.checks.at(-1)).toMatchObject({ name: 'kl_to_parent', default: 0 });
     expect(success.gate.checks.at(-1).candidate).toBeCloseTo(selection.klToParent, 4);
 
-    // Every status change went out on rl.job.status.v1, in order.
-    const events = await findOnTopic(
-      testKafka('rl-status'),
-      rlJobStatusV1.topic,
-      (m) => JSON.parse(m.value?.toString() ?? '{}').payload?.jobId === job.id,
-      7,
-      30_000,
-    );
-    expect(events.map((m) => JSON.parse(m.value?.toString() ?? '{}').payload.status)).toEqual([
-      'queued',
-      'snapshotting',
-      'training',
-      'loading',
-      'gating',
-      'experimenting',
-      'succeeded',
-    ]);
+    // Every status change went out on rl.job.status.v2, and on v1 for its consumers, in order.
+    for (const contract of [rlJobStatusV2, rlJobStatusV1]) {
+      const events = await findOnTopic(
+        testKafka(`rl-status-v${contract.schemaVersion}`),
+        contract.topic,
+        (m) => JSON.parse(m.value?.toString() ?? '{}').payload?.jobId === job.id,
+        7,
+        30_000,
+      );
+      // Every active stage in order, then the end.
+      expect(events.map((m) => JSON.parse(m.value?.toString() ?? '{}').payload.status)).toEqual([
+        ...RL_JOB_ACTIVE_STATUSES,
+        'succeeded',
+      ]);
+    }
   }, 900_000);
 
   it('the experiment runs candidate against default and routes users to both', async () => {

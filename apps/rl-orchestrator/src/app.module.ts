@@ -36,7 +36,11 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        PlatformModule.forRoot({ service: SERVICE, env, topics: [{ topic: TOPICS.rlJobStatus }] }),
+        PlatformModule.forRoot({
+          service: SERVICE,
+          env,
+          topics: [{ topic: TOPICS.rlJobStatus }, { topic: TOPICS.rlJobStatusV2 }],
+        }),
         ApiKeysModule.forRoot({ service: SERVICE }),
       ],
       controllers: [RlJobsController],

@@ -28,6 +28,12 @@ export const orchestratorEnv = serviceEnv
     /** The jobs' cache of heavy files (the base model converted to a Hugging Face folder); theirs by default. */
     ECHOLOOP_CACHE_DIR: z.preprocess(unset, z.string().min(1).optional()),
     RL_MAX_STEPS: z.coerce.number().int().min(1).max(100_000).default(200),
+    /**
+     * CPU threads of a training job (default: every core it has). On a machine shared with other work, 1: two
+     * threads on two busy cores wait on each other (a 3-step job took 183 s with 2 threads, 54 s with 1, beside two
+     * busy loops).
+     */
+    RL_TRAIN_THREADS: z.preprocess(unset, z.coerce.number().int().min(1).max(512).optional()),
     /** Passes over the training pairs; RL_MAX_STEPS caps the steps they make. */
     RL_EPOCHS: z.coerce.number().gt(0).max(100).default(3),
     /** Evaluations without a better validation step before training stops. */

@@ -16,3 +16,4 @@ export { rewardTurnLabelledV1 } from './reward/reward-turn-labelled.v1';
 /** A complete, valid example event, kept as the contract's golden sample (docs, tests, fixtures). */
 export { default as chatTurnCompletedV1Example } from './chat/fixtures/chat-turn-completed.v1.json';
 export { rlJobStatusV1 } from './rl/rl-job-status.v1';
+export { rlJobStatusV2 } from './rl/rl-job-status.v2';

@@ -5,6 +5,7 @@ export const TOPICS = {
   chatFeedbackV2: 'chat.feedback.v2',
   rewardTurnLabelled: 'reward.turn.labelled.v1',
   rlJobStatus: 'rl.job.status.v1',
+  rlJobStatusV2: 'rl.job.status.v2',
 } as const;
 
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS];

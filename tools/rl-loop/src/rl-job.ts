@@ -87,4 +87,4 @@ export interface TriggerState {
   decisions: TriggerDecision[];
 }
 
-export const ENDED = ['succeeded', 'failed', 'cancelled', 'skipped'];
+export const ENDED = ['succeeded', 'rendered', 'failed', 'cancelled', 'skipped'];

@@ -86,6 +86,8 @@ export async function startServices(config: LoopConfig, data: LoopDatabase, stac
     RL_THRESHOLD_PAIRS: String(config.thresholdPairs),
     RL_THRESHOLD_POLL_SECONDS: String(config.thresholdPollSeconds),
     RL_MIN_PAIRS: String(config.minPairs),
+    // The job shares this machine with the engine, the apps and the simulated users.
+    RL_TRAIN_THREADS: '1',
     RL_MIN_VALIDATION_PAIRS: String(config.minValidationPairs),
     RL_MAX_STEPS: String(config.steps),
     RL_JOB_POLL_SECONDS: '1',

@@ -1,4 +1,4 @@
-import { rlJobStatusV1 } from '@echoloop/contracts';
+import { rlJobStatusV1, rlJobStatusV2 } from '@echoloop/contracts';
 import {
   PG_ERROR,
   pgErrorCode,
@@ -41,7 +41,7 @@ export type JobPatch = Partial<
 const ACTIVE = [...RL_JOB_ACTIVE_STATUSES];
 const isEnd = (status: RlJobStatus) => !(ACTIVE as string[]).includes(status);
 
-/** RL jobs and trigger decisions in PostgreSQL; every status change is published on rl.job.status.v1. */
+/** RL jobs and trigger decisions in PostgreSQL; every status change is published on rl.job.status.v2 (and v1). */
 @Injectable()
 export class RlJobsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -163,25 +163,28 @@ export class RlJobsRepository {
   }
 }
 
-function publish(tx: EntityManager, job: RlJobEntity, previous: RlJobStatus | null): Promise<void> {
-  const datasetId = typeof job.dataset?.['id'] === 'string' ? job.dataset['id'] : null;
-  return enqueueEvent(
+/** Every status change on rl.job.status.v2, and on v1 for its consumers (where `rendered` reads `succeeded`). */
+async function publish(tx: EntityManager, job: RlJobEntity, previous: RlJobStatus | null): Promise<void> {
+  const payload = {
+    jobId: job.id,
+    status: job.status,
+    previousStatus: previous,
+    trigger: job.trigger,
+    template: job.template,
+    runner: job.runner,
+    datasetId: typeof job.dataset?.['id'] === 'string' ? job.dataset['id'] : null,
+    checkpointId: job.checkpointId,
+    experimentId: job.experimentId,
+    reason: job.reason,
+  };
+  const v1Status = (status: RlJobStatus) => (status === 'rendered' ? 'succeeded' : status);
+  await enqueueEvent(tx, rlJobStatusV2, createEvent(rlJobStatusV2, payload, SERVICE_NAME), job.id);
+  await enqueueEvent(
     tx,
     rlJobStatusV1,
     createEvent(
       rlJobStatusV1,
-      {
-        jobId: job.id,
-        status: job.status,
-        previousStatus: previous,
-        trigger: job.trigger,
-        template: job.template,
-        runner: job.runner,
-        datasetId,
-        checkpointId: job.checkpointId,
-        experimentId: job.experimentId,
-        reason: job.reason,
-      },
+      { ...payload, status: v1Status(job.status), previousStatus: previous && v1Status(previous) },
       SERVICE_NAME,
     ),
     job.id,

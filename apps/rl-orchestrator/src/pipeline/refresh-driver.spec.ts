@@ -1,5 +1,5 @@
 import { ModelError } from '@echoloop/llm';
-import { rlJobStatusV1 } from '@echoloop/contracts';
+import { rlJobStatusV1, rlJobStatusV2 } from '@echoloop/contracts';
 import {
   RL_JOB_ACTIVE_STATUSES,
   RL_JOB_STATUSES,
@@ -209,6 +209,17 @@ describe('RefreshDriver', () => {
     expect(stages.discardSnapshot).toHaveBeenCalledTimes(1);
   });
 
+  it('a template that only renders a config ends rendered, not succeeded, and serves nothing', async () => {
+    const stages = fakeStages();
+    stages.producesAdapter.mockReturnValue(false);
+    const { jobs, drive } = await setUp(stages);
+    await drive();
+    expect(jobs.statuses).toEqual(['snapshotting', 'training', 'loading', 'rendered']);
+    expect(jobs.job.reason).toMatch(/^rendered: /);
+    expect(stages.serve).not.toHaveBeenCalled();
+    expect(stages.gate).not.toHaveBeenCalled();
+  });
+
   it('an adapter that fails to load fails the refresh and takes the candidate down', async () => {
     const stages = fakeStages();
     stages.serve.mockRejectedValue(new JobFailure('load_failed', 'loading into http://x/v1 failed: 400 bad'));
@@ -281,9 +292,11 @@ describe('RefreshDriver', () => {
   });
 });
 
-describe('rl.job.status.v1', () => {
-  it('carries exactly the statuses a job row can have', () => {
-    const payload = rlJobStatusV1.schema.shape.payload;
-    expect([...payload.shape.status.options].sort()).toEqual([...RL_JOB_STATUSES].sort());
+describe('rl.job.status', () => {
+  it('v2 carries exactly the statuses a job row can have; v1 all but rendered, which it reads as succeeded', () => {
+    const statuses = (contract: typeof rlJobStatusV1 | typeof rlJobStatusV2) =>
+      [...contract.schema.shape.payload.shape.status.options].sort();
+    expect(statuses(rlJobStatusV2)).toEqual([...RL_JOB_STATUSES].sort());
+    expect(statuses(rlJobStatusV1)).toEqual(RL_JOB_STATUSES.filter((s) => s !== 'rendered').sort());
   });
 });

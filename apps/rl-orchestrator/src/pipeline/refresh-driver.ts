@@ -111,7 +111,7 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
         return this.train(job);
       case 'loading': {
         if (!this.stages.producesAdapter(job))
-          return this.end(job, 'succeeded', 'rendered: no adapter to serve');
+          return this.end(job, 'rendered', 'rendered: a config for a GPU cluster, no adapter to serve');
         const { checkpointId, serving } = await this.stages.serve(job);
         await this.jobs.transition(job.id, 'gating', { checkpointId, output: { ...job.output, serving } });
         return;

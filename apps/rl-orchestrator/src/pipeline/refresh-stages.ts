@@ -107,6 +107,7 @@ export class RefreshStages {
         baseGguf: path.resolve(this.env.RL_BASE_GGUF),
         datasetId: snapshot.id,
         parentAdapter: snapshot.parent.adapterPath,
+        threads: this.env.RL_TRAIN_THREADS,
         hyperparameters: {
           ...(this.env.RL_LEARNING_RATE !== undefined && { learningRate: this.env.RL_LEARNING_RATE }),
           ...hyperparameters,

@@ -29,6 +29,8 @@ export interface TemplateContext {
   datasetId: string;
   /** The parent checkpoint's adapter, trained further; none: a fresh adapter on the base. */
   parentAdapter: string | null;
+  /** CPU threads; unset: the job's own default (every core). */
+  threads: number | undefined;
   hyperparameters: Hyperparameters & { maxSteps: number; epochs: number; patience: number; maxKl: number };
 }
 
@@ -68,6 +70,7 @@ export const JOB_TEMPLATES: Record<'trl-dpo' | 'verl-grpo', JobTemplate> = {
       '--max-kl',
       String(c.hyperparameters.maxKl),
       ...(c.parentAdapter ? ['--parent-adapter', c.parentAdapter] : []),
+      ...optional('--threads', c.threads),
       ...optional('--learning-rate', c.hyperparameters.learningRate),
       ...optional('--beta', c.hyperparameters.beta),
       ...optional('--lora-r', c.hyperparameters.loraR),

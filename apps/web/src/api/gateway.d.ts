@@ -3904,6 +3904,7 @@ export interface operations {
                 | 'gating'
                 | 'experimenting'
                 | 'succeeded'
+                | 'rendered'
                 | 'failed'
                 | 'cancelled'
                 | 'skipped';
@@ -3991,6 +3992,7 @@ export interface operations {
               | 'gating'
               | 'experimenting'
               | 'succeeded'
+              | 'rendered'
               | 'failed'
               | 'cancelled'
               | 'skipped';
@@ -4071,6 +4073,7 @@ export interface operations {
               | 'gating'
               | 'experimenting'
               | 'succeeded'
+              | 'rendered'
               | 'failed'
               | 'cancelled'
               | 'skipped';
@@ -4121,6 +4124,7 @@ export interface operations {
               | 'gating'
               | 'experimenting'
               | 'succeeded'
+              | 'rendered'
               | 'failed'
               | 'cancelled'
               | 'skipped';

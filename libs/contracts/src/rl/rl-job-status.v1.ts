@@ -4,7 +4,8 @@ import { TOPICS } from '../topics';
 
 /**
  * An RL refresh changed status (queued, snapshotting, training, loading, gating, experimenting, then succeeded,
- * failed, cancelled or skipped). Key: jobId, so one job's changes stay in order.
+ * failed, cancelled or skipped). Key: jobId, so one job's changes stay in order. Superseded by rl.job.status.v2
+ * (which adds `rendered`); still published for the consumers of v1.
  */
 export const rlJobStatusV1 = defineContract(
   TOPICS.rlJobStatus,

@@ -9,7 +9,8 @@ export const RL_JOB_ACTIVE_STATUSES = [
   'gating',
   'experimenting',
 ] as const;
-export const RL_JOB_END_STATUSES = ['succeeded', 'failed', 'cancelled', 'skipped'] as const;
+/** `rendered`: a template that only renders a config to run elsewhere (no adapter, nothing served). */
+export const RL_JOB_END_STATUSES = ['succeeded', 'rendered', 'failed', 'cancelled', 'skipped'] as const;
 export const RL_JOB_STATUSES = [...RL_JOB_ACTIVE_STATUSES, ...RL_JOB_END_STATUSES] as const;
 export type RlJobStatus = (typeof RL_JOB_STATUSES)[number];
 export type RlJobActiveStatus = (typeof RL_JOB_ACTIVE_STATUSES)[number];

@@ -7,7 +7,7 @@ export type RlJobStatus = RlJob['status'];
 
 /** A refresh's stages in order; a job is at one of them until it ends. */
 export const STAGES = ['queued', 'snapshotting', 'training', 'loading', 'gating', 'experimenting'] as const;
-const ENDED: readonly string[] = ['succeeded', 'failed', 'cancelled', 'skipped'];
+const ENDED: readonly string[] = ['succeeded', 'rendered', 'failed', 'cancelled', 'skipped'];
 
 export const isFinished = (status: string): boolean => ENDED.includes(status);
 
@@ -19,6 +19,8 @@ export function reachedStage(job: RlJob): number {
   const active = (STAGES as readonly string[]).indexOf(job.status);
   if (active >= 0) return active;
   if (job.status === 'succeeded') return STAGES.length;
+  // A rendered template stops where an adapter would be loaded: there is none.
+  if (job.status === 'rendered') return 3;
   if (job.experimentId) return 5;
   if (job.gate) return 4;
   if (job.checkpointId) return 3;

@@ -84,6 +84,10 @@ async function main(): Promise<void> {
       followRefresh(config, services.orchestrator.url, data.apiKey, stages),
     );
     const routing = await stages.run('routing', async () => {
+      if (!job.experimentId) {
+        say('routing', 'no candidate, no experiment: nobody to route');
+        return {};
+      }
       const arms = await routeUsers(e, data.db, profiles, config.routingUsers, config.concurrency);
       for (const [checkpoint, n] of Object.entries(arms)) say('routing', `${checkpoint}: ${n} replies`);
       return arms;
@@ -104,7 +108,9 @@ async function main(): Promise<void> {
     const report: LoopReport = await stages.run('report', async () => {
       // The newest candidate still served (with --refreshes, the first one's experiment was stopped since).
       const candidate =
-        repeated?.jobs.findLast((j) => j.status === 'succeeded')?.checkpointId ?? job.checkpointId ?? '';
+        repeated?.jobs.findLast((j) => j.status === 'succeeded')?.checkpointId ??
+        job.checkpointId ??
+        config.baseModel;
       const prompt = {
         text: PROMPT,
         base: await greedy(config.modelUrl, config.baseModel),

@@ -59,6 +59,10 @@ export async function followRefresh(
   const job = await followJob(rl, id, stages);
   say('refresh', `ended ${job.status} after ${seconds(Date.now() - startedAt)} s of following`);
   if (job.gate) printGate(job.gate);
+  if (shippedNothingHonestly(job)) {
+    say('refresh', `nothing shipped, a correct outcome: ${job.reason}`);
+    return job;
+  }
   if (job.status !== 'succeeded') {
     say('refresh', `reason: ${job.reason ?? 'none given'}`);
     say('refresh', `logs tail:\n${job.logsTail ?? '(none)'}`);
@@ -102,6 +106,10 @@ export async function followJob(
   );
   return job;
 }
+
+/** Training that learnt nothing holding on other users says so and ships nothing: not a failure of the loop. */
+export const shippedNothingHonestly = (job: RlJob): boolean =>
+  job.status === 'skipped' && (job.reason ?? '').startsWith('not_generalised');
 
 let datasetShown = false;
 function printDataset(job: RlJob): void {

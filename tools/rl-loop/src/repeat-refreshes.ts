@@ -1,7 +1,7 @@
 import { call } from './http';
 import type { LoopConfig } from './config';
 import { say, seconds } from './output';
-import { followJob } from './refresh';
+import { followJob, shippedNothingHonestly } from './refresh';
 import type { RlJob } from './rl-job';
 import type { StageRunner } from './stages';
 
@@ -46,7 +46,10 @@ export async function repeatRefreshes(
     });
     say('refreshes', `refresh ${i}/${config.refreshes}: job ${id}`);
     const job = await followJob(rl, id, stages);
-    const ok = job.status === 'succeeded' || (job.reason ?? '').startsWith('gate_failed');
+    const ok =
+      job.status === 'succeeded' ||
+      (job.reason ?? '').startsWith('gate_failed') ||
+      shippedNothingHonestly(job);
     say(
       'refreshes',
       `refresh ${i}/${config.refreshes}: ${job.status}${job.reason ? ` (${job.reason})` : ''}${ok ? '' : ' <- NOT OK'}`,

@@ -1,6 +1,5 @@
 """DPO with a LoRA adapter (TRL), on a GPU when there is one, else CPU; torch is imported only when training runs."""
 
-import math
 import tempfile
 import time
 from collections.abc import Callable
@@ -9,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .kl import ReferenceDrift, load_reference_prompts
+from .metrics import validation_record
 from .rows import Pair
 from .selection import StepSelector, TrainingPlan
 
@@ -82,21 +82,6 @@ def dpo_arguments(settings: DpoSettings, plan: TrainingPlan, output_dir: str, *,
         # TRL defaults to bf16 mixed precision. On a CPU without native bf16 (no AVX512-BF16/AMX) every matmul then
         # takes a scalar fallback, about 10x slower than fp32 (49 s against 4.6 s a step here); CPU runs stay fp32.
         "bf16": cuda and cuda_bf16,
-    }
-
-
-def validation_record(step: int, metrics: dict[str, Any], kl: float | None, elapsed: float) -> dict[str, Any]:
-    def number(key: str) -> float | None:
-        value = metrics.get(key)
-        return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
-
-    return {
-        "step": step,
-        "valLoss": number("eval_loss"),
-        "valAccuracy": number("eval_rewards/accuracies"),
-        "valMargin": number("eval_rewards/margins"),
-        "klToParent": kl if kl is not None and math.isfinite(kl) else None,
-        "elapsedSeconds": round(elapsed, 3),
     }
 
 

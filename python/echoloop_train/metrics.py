@@ -15,16 +15,35 @@ LOG_KEYS = {
 }
 
 
+# validation record key <- the key of TRL's evaluation metrics
+VALIDATION_KEYS = {
+    "valLoss": "eval_loss",
+    "valAccuracy": "eval_rewards/accuracies",
+    "valMargin": "eval_rewards/margins",
+}
+
+
+def _finite(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
+
+
 def metric_record(step: int, logs: dict[str, Any], elapsed_seconds: float) -> dict[str, Any] | None:
     """None for log entries that are not a training step (the end-of-training summary, evaluations)."""
     if "loss" not in logs:
         return None
-    record: dict[str, Any] = {"step": step}
-    for key, log_key in LOG_KEYS.items():
-        value = logs.get(log_key)
-        record[key] = float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
+    record: dict[str, Any] = {"step": step, **{key: _finite(logs.get(k)) for key, k in LOG_KEYS.items()}}
     record["elapsedSeconds"] = round(elapsed_seconds, 3)
     return record
+
+
+def validation_record(step: int, metrics: dict[str, Any], kl: float | None, elapsed: float) -> dict[str, Any]:
+    """One evaluation on the validation users, with the drift from the parent measured at the same step."""
+    return {
+        "step": step,
+        **{key: _finite(metrics.get(k)) for key, k in VALIDATION_KEYS.items()},
+        "klToParent": _finite(kl),
+        "elapsedSeconds": round(elapsed, 3),
+    }
 
 
 def append_jsonl(path: Path, record: dict[str, Any]) -> None:

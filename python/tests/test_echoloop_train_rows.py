@@ -14,7 +14,7 @@ from pathlib import Path
 from echoloop_train.cache import build_once
 from echoloop_train.dpo import DpoSettings, dpo_arguments
 from echoloop_train.manifest import Adapter, BaseModel, build_manifest, write_json_atomic
-from echoloop_train.metrics import metric_record, summarize
+from echoloop_train.metrics import metric_record, summarize, validation_record
 from echoloop_train.progress import progress_line
 from echoloop_train.rows import InvalidInput, load_pairs, to_pair
 from echoloop_train.selection import StepSelector, plan_training
@@ -100,6 +100,21 @@ class MetricsTest(unittest.TestCase):
         assert record is not None
         self.assertIsNone(record["rewardMargin"])
         self.assertIsNone(record["rewardAccuracy"])
+
+    def test_maps_trl_evaluations_with_the_drift_and_blanks_non_finite_values(self) -> None:
+        metrics = {"eval_loss": 0.4, "eval_rewards/accuracies": 0.75, "eval_rewards/margins": float("inf")}
+        self.assertEqual(
+            validation_record(6, metrics, 0.1234, 9.87654),
+            {
+                "step": 6,
+                "valLoss": 0.4,
+                "valAccuracy": 0.75,
+                "valMargin": None,
+                "klToParent": 0.1234,
+                "elapsedSeconds": 9.877,
+            },
+        )
+        self.assertIsNone(validation_record(6, {}, float("nan"), 1.0)["klToParent"])
 
     def test_summarizes_first_and_last_steps(self) -> None:
         records = [metric_record(s, {**LOG, "loss": loss}, s) for s, loss in ((1, 0.69), (2, 0.6))]

@@ -1,27 +1,22 @@
 """DPO with a LoRA adapter (TRL), on a GPU when there is one, else CPU; torch is imported only when training runs."""
 
 import tempfile
-import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .kl import ReferenceDrift, load_reference_prompts
-from .metrics import validation_record
+from .metrics import DPO_VALIDATION_KEYS
+from .policy import (
+    StepCallback,
+    TrainOutcome,
+    ValidationCallback,
+    load_policy,
+    manifest_fields,
+    on_cuda,
+    train_selecting,
+)
 from .rows import Pair
 from .selection import StepSelector, TrainingPlan
-
-LORA_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj"]
-# Tokens the parent samples per reference prompt for the drift measure.
-KL_TOKENS = 24
-# Fixed, not the job's seed: every generation is measured on the same parent samples.
-KL_SEED = 0
-
-# on_step(step, TRL's log entry, seconds since training began)
-StepCallback = Callable[[int, dict[str, Any], float], None]
-# on_validation(validation_record(...))
-ValidationCallback = Callable[[dict[str, Any]], None]
 
 
 @dataclass(frozen=True)
@@ -41,17 +36,7 @@ class DpoSettings:
     threads: int
 
     def as_manifest(self) -> dict[str, Any]:
-        return {_camel(key): value for key, value in asdict(self).items()}
-
-
-@dataclass(frozen=True)
-class TrainOutcome:
-    seconds: float
-    """Training seconds, model loading excluded."""
-    selection: dict[str, Any]
-    """The chosen step and why (StepSelector.summary); `generalised` False means no adapter was kept."""
-    lora_r: int
-    """The adapter's rank: the parent's when continuing one."""
+        return manifest_fields(self)
 
 
 def dpo_arguments(settings: DpoSettings, plan: TrainingPlan, output_dir: str, *, cuda: bool, cuda_bf16: bool) -> dict[str, Any]:
@@ -85,11 +70,6 @@ def dpo_arguments(settings: DpoSettings, plan: TrainingPlan, output_dir: str, *,
     }
 
 
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.title() for part in rest)
-
-
 def train(
     pairs: list[Pair],
     validation: list[Pair],
@@ -109,77 +89,29 @@ def train(
     With `parent_adapter`, its LoRA weights are trained further and DPO's reference is the parent itself (TRL keeps
     a frozen copy of the loaded adapter as "ref"); otherwise a fresh LoRA is trained against the base. `parent_id`
     names the parent's weights (base and adapter hashes) for the drift measure's cache."""
-    import torch
     from datasets import Dataset
-    from peft import LoraConfig, PeftModel
-    from transformers import AutoModelForCausalLM, AutoTokenizer, PrinterCallback, TrainerCallback
     from trl import DPOConfig, DPOTrainer
 
-    torch.set_num_threads(settings.threads)
-    tokenizer = AutoTokenizer.from_pretrained(hf_base)
-    if tokenizer.pad_token is None:
-        tokenizer.pad_token = tokenizer.eos_token
-    model = AutoModelForCausalLM.from_pretrained(hf_base, dtype=torch.float32)
-    lora = None
-    if parent_adapter is not None:
-        model = PeftModel.from_pretrained(model, parent_adapter, is_trainable=True)
-    else:
-        lora = LoraConfig(
-            r=settings.lora_r,
-            lora_alpha=settings.lora_alpha,
-            lora_dropout=0.0,
-            target_modules=LORA_TARGETS,
-            task_type="CAUSAL_LM",
-        )
-    started = [time.monotonic()]
-    selector = StepSelector(patience=settings.patience, max_kl=settings.max_kl)
-    drift: list[ReferenceDrift] = []
-
-    class SelectBest(TrainerCallback):
-        def on_train_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
-            started[0] = time.monotonic()
-
-        def on_log(self, args: Any, state: Any, control: Any, logs: dict | None = None, **kwargs: Any) -> None:
-            on_step(state.global_step, logs or {}, time.monotonic() - started[0])
-
-        def on_evaluate(self, args: Any, state: Any, control: Any, metrics: dict | None = None, **kwargs: Any) -> None:
-            peft_model = kwargs["model"]
-            kl = drift[0].kl(peft_model) if drift else None
-            record = validation_record(state.global_step, metrics or {}, kl, time.monotonic() - started[0])
-            if selector.observe(record):
-                peft_model.save_pretrained(adapter_dir, selected_adapters=["default"])
-            on_validation(record)
-            if selector.should_stop:
-                control.should_training_stop = True
-
+    model, tokenizer, lora = load_policy(
+        hf_base, parent_adapter, settings.lora_r, settings.lora_alpha, settings.threads
+    )
     with tempfile.TemporaryDirectory(prefix="trl-dpo-") as scratch:
-        config = DPOConfig(
-            **dpo_arguments(
-                settings,
-                plan,
-                scratch,
-                cuda=torch.cuda.is_available(),
-                cuda_bf16=torch.cuda.is_available() and torch.cuda.is_bf16_supported(),
-            )
+        config = DPOConfig(**dpo_arguments(settings, plan, scratch, **on_cuda()))
+        return train_selecting(
+            lambda callbacks: DPOTrainer(
+                model=model,
+                args=config,
+                train_dataset=Dataset.from_list(pairs),
+                eval_dataset=Dataset.from_list(validation),
+                processing_class=tokenizer,
+                peft_config=lora,
+                callbacks=callbacks,
+            ),
+            tokenizer,
+            StepSelector(patience=settings.patience, max_kl=settings.max_kl),
+            adapter_dir=adapter_dir,
+            parent_id=parent_id,
+            validation_keys=DPO_VALIDATION_KEYS,
+            on_step=on_step,
+            on_validation=on_validation,
         )
-        trainer = DPOTrainer(
-            model=model,
-            args=config,
-            train_dataset=Dataset.from_list(pairs),
-            eval_dataset=Dataset.from_list(validation),
-            processing_class=tokenizer,
-            peft_config=lora,
-            callbacks=[SelectBest()],
-        )
-        # Its log dicts would mix with the ECHOLOOP_PROGRESS lines on stdout; SelectBest reports the same.
-        trainer.remove_callback(PrinterCallback)
-        drift.append(
-            ReferenceDrift.sample(trainer.model, tokenizer, load_reference_prompts(), KL_TOKENS, KL_SEED, parent_id)
-        )
-        trainer.train()
-        evaluated = selector.history[-1]["step"] if selector.history else None
-        if not selector.should_stop and evaluated != trainer.state.global_step:
-            trainer.evaluate()
-        seconds = time.monotonic() - started[0]
-        rank = int(trainer.model.peft_config["default"].r)
-    return TrainOutcome(seconds=seconds, selection=selector.summary(), lora_r=rank)

@@ -2,12 +2,13 @@
 
 import json
 import os
+import resource
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-TEMPLATE = "trl-dpo"
+from .cache import file_sha256
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class Adapter:
 
 def build_manifest(
     *,
+    template: str,
     dataset_id: str,
     base: BaseModel,
     adapters: list[Adapter],
@@ -43,7 +45,7 @@ def build_manifest(
 ) -> dict[str, Any]:
     created = created_at or datetime.now(timezone.utc)
     return {
-        "template": TEMPLATE,
+        "template": template,
         "datasetId": dataset_id,
         "createdAt": created.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
         "baseModel": {
@@ -66,3 +68,17 @@ def write_json_atomic(path: Path, value: dict[str, Any]) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, path)
+
+
+def parent_of(adapter: Path | None) -> dict[str, str] | None:
+    """The manifest's record of the adapter a run trained further (None: a fresh adapter on the base)."""
+    if adapter is None:
+        return None
+    return {"adapter": str(adapter), "sha256": file_sha256(adapter / "adapter_model.safetensors")}
+
+
+def peak_rss_mb() -> float:
+    """The larger of this process's peak and its largest child's; ru_maxrss is in KiB."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(own, children) / 1024

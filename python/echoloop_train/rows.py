@@ -1,11 +1,15 @@
-"""A snapshot's train.jsonl: validated and reduced to TRL's conversational preference format."""
+"""A snapshot's rows, validated and reduced to TRL's conversational formats: preference pairs (DPO) and prompts
+(GRPO)."""
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 Message = dict[str, str]
 Pair = dict[str, list[Message]]
+Prompt = dict[str, list[Message]]
+Row = TypeVar("Row")
 
 PROMPT_ROLES = ("system", "user", "assistant")
 
@@ -14,11 +18,10 @@ class InvalidInput(ValueError):
     """The snapshot cannot be trained on; the message is one line for the job's stderr."""
 
 
-def load_pairs(path: Path) -> list[Pair]:
-    """The preference pairs of one of a snapshot's files (train.jsonl, validation.jsonl)."""
+def _load(path: Path, parse: Callable[[Any], Row], what: str) -> list[Row]:
     if not path.is_file():
         raise InvalidInput(f"{path} does not exist")
-    pairs: list[Pair] = []
+    rows: list[Row] = []
     with path.open(encoding="utf-8") as f:
         for number, line in enumerate(f, start=1):
             if not line.strip():
@@ -28,12 +31,32 @@ def load_pairs(path: Path) -> list[Pair]:
             except json.JSONDecodeError as e:
                 raise InvalidInput(f"{path} line {number}: not valid JSON ({e.msg})") from None
             try:
-                pairs.append(to_pair(row))
+                rows.append(parse(row))
             except InvalidInput as e:
                 raise InvalidInput(f"{path} line {number}: {e}") from None
-    if not pairs:
-        raise InvalidInput(f"{path} holds no preference pairs")
-    return pairs
+    if not rows:
+        raise InvalidInput(f"{path} holds no {what}")
+    return rows
+
+
+def load_pairs(path: Path) -> list[Pair]:
+    """The preference pairs of one of a snapshot's files (train.jsonl, validation.jsonl)."""
+    return _load(path, to_pair, "preference pairs")
+
+
+def load_prompts(path: Path) -> list[Prompt]:
+    """The prompts of one of a `verl` snapshot's files: each a chat ending with the user message to answer."""
+    return _load(path, to_prompt, "prompts")
+
+
+def to_prompt(row: Any) -> Prompt:
+    """Keeps the prompt (role and content only); the reference reply and other keys of the export are dropped."""
+    if not isinstance(row, dict):
+        raise InvalidInput("a row must be a JSON object")
+    prompt = _messages(row, "prompt", PROMPT_ROLES)
+    if prompt[-1]["role"] != "user":
+        raise InvalidInput("prompt must end with the user message to answer")
+    return {"prompt": prompt}
 
 
 def to_pair(row: Any) -> Pair:

@@ -27,14 +27,59 @@ def plan_training(train_pairs: int, batch_size: int, epochs: float, max_steps: i
     return TrainingPlan(steps_per_epoch=per_epoch, steps=steps, eval_every=min(every, steps))
 
 
-def _rank(record: dict[str, Any]) -> tuple[float, float]:
-    """Validation preference accuracy first, its mean margin to break ties (missing values rank last)."""
-    accuracy = record.get("valAccuracy")
-    margin = record.get("valMargin")
-    return (
-        accuracy if isinstance(accuracy, float) else -math.inf,
-        margin if isinstance(margin, float) else -math.inf,
-    )
+def _value(record: dict[str, Any], key: str) -> float:
+    value = record.get(key)
+    return value if isinstance(value, float) else -math.inf
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What a validation point is ranked by (its keys, in order: the first decides, the next breaks ties), and when
+    the best point counts as learnt against the parent's own point (step 0, where the template measures one)."""
+
+    keys: tuple[str, ...]
+
+    def rank(self, record: dict[str, Any]) -> tuple[float, ...]:
+        """Missing values rank last."""
+        return tuple(_value(record, key) for key in self.keys)
+
+    def learnt(self, best: dict[str, Any], parent: dict[str, Any] | None) -> tuple[bool, str]:
+        raise NotImplementedError
+
+
+class PreferenceObjective(Objective):
+    """DPO: validation preference accuracy, then the mean margin. Its implicit-reward accuracy starts at 0 (the
+    policy equals its reference, every margin is 0), so a step only counts as learnt when more than half of the
+    validation pairs moved the right way and their mean margin is positive."""
+
+    def __init__(self) -> None:
+        super().__init__(keys=("valAccuracy", "valMargin"))
+
+    def learnt(self, best: dict[str, Any], parent: dict[str, Any] | None) -> tuple[bool, str]:
+        accuracy, margin = self.rank(best)
+        if accuracy > 0.5 and margin > 0:
+            return True, f"validation accuracy {accuracy:.3f}, margin {margin:.3f} at step {best['step']}"
+        return False, (
+            f"no validation gain: the best point (step {best['step']}) has accuracy {accuracy:.3f} and margin "
+            f"{margin:.3f}; more than 0.5 and above 0 are needed"
+        )
+
+
+class RewardObjective(Objective):
+    """GRPO: the mean reward of the policy's replies to the validation prompts. Learnt when a trained step's reward
+    is above the parent's own on the same prompts (step 0)."""
+
+    def __init__(self) -> None:
+        super().__init__(keys=("valReward",))
+
+    def learnt(self, best: dict[str, Any], parent: dict[str, Any] | None) -> tuple[bool, str]:
+        (reward,) = self.rank(best)
+        if parent is None:
+            return False, "the parent's validation reward (step 0) was not measured"
+        (before,) = self.rank(parent)
+        if best["step"] != parent["step"] and reward > before:
+            return True, f"validation reward {reward:.4f} at step {best['step']}, the parent's {before:.4f}"
+        return False, f"no validation gain: no step's reward is above the parent's {before:.4f} (step 0)"
 
 
 @dataclass
@@ -44,14 +89,15 @@ class StepSelector:
 
     Validation margins keep growing as the policy moves away from its parent, even after it stopped getting better
     for people (the issue's candidate repeated one sentence at a training accuracy of 1.0), so only steps within the
-    KL budget can be chosen. DPO's implicit-reward accuracy starts at 0 (the policy equals its reference, every
-    margin is 0), so a step only counts as learnt when more than half of the validation pairs moved the right way
-    and their mean margin is positive: anything less did not generalise, and no adapter leaves the job.
+    KL budget can be chosen. A best point that the objective does not count as learnt did not generalise, and no
+    adapter leaves the job. A point at step 0 is the parent's own: the baseline, kept as the best until beaten.
     """
 
     patience: int
     max_kl: float
+    objective: Objective = field(default_factory=PreferenceObjective)
     best: dict[str, Any] | None = None
+    parent: dict[str, Any] | None = None
     evaluations: int = 0
     since_best: int = 0
     over_budget: bool = False
@@ -61,12 +107,14 @@ class StepSelector:
         """Takes one validation point; True when it is the new best (its adapter is the one to keep)."""
         self.evaluations += 1
         self.history.append(record)
+        if record.get("step") == 0:
+            self.parent = record
         kl = record.get("klToParent")
         # A drift that could not be measured is outside the budget.
         if not isinstance(kl, float) or kl > self.max_kl:
             self.over_budget = True
             return False
-        if self.best is None or _rank(record) > _rank(self.best):
+        if self.best is None or self.objective.rank(record) > self.objective.rank(self.best):
             self.best = record
             self.since_best = 0
             return True
@@ -91,13 +139,7 @@ class StepSelector:
                 if self.over_budget
                 else "no validation point was measured"
             )
-        accuracy, margin = _rank(best)
-        if accuracy > 0.5 and margin > 0:
-            return True, f"validation accuracy {accuracy:.3f}, margin {margin:.3f} at step {best['step']}"
-        return False, (
-            f"no validation gain: the best point (step {best['step']}) has accuracy {accuracy:.3f} and margin "
-            f"{margin:.3f}; more than 0.5 and above 0 are needed"
-        )
+        return self.objective.learnt(best, self.parent)
 
     def summary(self) -> dict[str, Any]:
         ok, reason = self.generalised()
@@ -106,9 +148,7 @@ class StepSelector:
             "generalised": ok,
             "reason": reason,
             "step": best.get("step"),
-            "valLoss": best.get("valLoss"),
-            "valAccuracy": best.get("valAccuracy"),
-            "valMargin": best.get("valMargin"),
+            **{key: best.get(key) for key in ("valLoss", *self.objective.keys)},
             "klToParent": best.get("klToParent"),
             "maxKl": self.max_kl,
             "evaluations": self.evaluations,

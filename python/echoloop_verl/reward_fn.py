@@ -8,7 +8,9 @@ Point VeRL at this file (it is loaded by path, so it imports nothing from its pa
 
 Environment:
     ECHOLOOP_LABELLER_URL   the labeller's base URL (required), e.g. http://reward-labeller:3002
-    ECHOLOOP_LABELLER_KEY   an API key scoped to the reward-labeller, role experimenter or analyst (required)
+    ECHOLOOP_LABELLER_KEY   an API key scoped to the reward-labeller, role experimenter or analyst (required), or
+    ECHOLOOP_LABELLER_KEY_FILE  a file holding it (what the rl-orchestrator passes: a job's environment is shown by
+                                Ray's dashboard, a file in its work dir is not)
     ECHOLOOP_LABELLER_TIMEOUT_S (default 120), ECHOLOOP_LABELLER_RETRIES (default 4)
     ECHOLOOP_REWARD_ON_FAILURE  a float given to a reply the labeller could not judge (every component failed);
                                 unset, such a reply raises RewardScoreError
@@ -104,6 +106,14 @@ def _chars(item: dict[str, Any]) -> int:
     )
 
 
+def _api_key() -> str:
+    path = os.environ.get("ECHOLOOP_LABELLER_KEY_FILE", "")
+    if path:
+        with open(path, encoding="utf-8") as f:
+            return f.read().strip()
+    return os.environ.get("ECHOLOOP_LABELLER_KEY", "")
+
+
 def _post(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     base_url = os.environ.get("ECHOLOOP_LABELLER_URL", "").rstrip("/")
     if not base_url:
@@ -116,7 +126,7 @@ def _post(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
             base_url + "/v1/rewards/score",
             data=data,
             method="POST",
-            headers={"content-type": "application/json", "x-api-key": os.environ.get("ECHOLOOP_LABELLER_KEY", "")},
+            headers={"content-type": "application/json", "x-api-key": _api_key()},
         )
         try:
             with urllib.request.urlopen(request, timeout=timeout_s) as response:
@@ -141,10 +151,17 @@ def _post(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     raise AssertionError("unreachable")
 
 
-def _value(scored: dict[str, Any]) -> float:
+def _composite(scored: dict[str, Any]) -> float | None:
     composite = scored.get("composite")
     if isinstance(composite, dict) and isinstance(composite.get("value"), (int, float)):
         return float(composite["value"])
+    return None
+
+
+def _value(scored: dict[str, Any]) -> float:
+    composite = _composite(scored)
+    if composite is not None:
+        return composite
     fallback = os.environ.get("ECHOLOOP_REWARD_ON_FAILURE")
     if fallback is not None and fallback != "":
         return float(fallback)
@@ -154,8 +171,8 @@ def _value(scored: dict[str, Any]) -> float:
     raise RewardScoreError(200, "not_judged", f"no component could be judged ({errors or 'none asked'})")
 
 
-def score_items(items: list[dict[str, Any]]) -> list[float]:
-    """Labeller items → composites, in batches within the labeller's limits, up to 4 batches at a time."""
+def _scored(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Labeller items → the labeller's scored items, in batches within its limits, up to 4 batches at a time."""
     batches: list[list[dict[str, Any]]] = []
     for item in items:
         last = batches[-1] if batches else None
@@ -166,7 +183,22 @@ def score_items(items: list[dict[str, Any]]) -> list[float]:
     workers = max(1, min(len(batches), int(os.environ.get("ECHOLOOP_LABELLER_CONCURRENCY", "4"))))
     with ThreadPoolExecutor(max_workers=workers) as pool:
         results = list(pool.map(_post, batches))
-    return [_value(scored) for batch in results for scored in batch]
+    return [scored for batch in results for scored in batch]
+
+
+def score_items(items: list[dict[str, Any]]) -> list[float]:
+    """Labeller items → composites; a reply nobody could judge gets ECHOLOOP_REWARD_ON_FAILURE, or raises."""
+    return [_value(scored) for scored in _scored(items)]
+
+
+def composites(items: list[dict[str, Any]]) -> list[float | None]:
+    """Labeller items → composites, None for a reply nobody could judge (TRL leaves such a reward out)."""
+    return [_composite(scored) for scored in _scored(items)]
+
+
+def reply_item(history: Sequence[Mapping[str, Any]], reply: str) -> dict[str, Any]:
+    """One labeller item: the dialogue's user and assistant turns, and the policy's reply to its last user message."""
+    return _item(reply, "", {"history": list(history)})
 
 
 def compute_score(

@@ -218,6 +218,7 @@ class ManifestTest(unittest.TestCase):
         settings = SETTINGS
         base = BaseModel(Path("/m/smollm2-135m-instruct.Q4_1.gguf"), "ab" * 32, Path("/c/hf-base/abab"))
         manifest = build_manifest(
+            template="trl-dpo",
             dataset_id="ds-1",
             base=base,
             adapters=[Adapter("peft", Path("/o/adapter"), "11")],

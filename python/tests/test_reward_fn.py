@@ -4,10 +4,19 @@ judge gives empathy "4" and humanlike "humanlike" by default, empathy "1" and "r
 tests run."""
 
 import os
+import tempfile
 import unittest
+from pathlib import Path
 from unittest import mock
 
-from echoloop_verl.reward_fn import RewardScoreError, compute_score, compute_score_batch, split_reply
+from echoloop_verl.reward_fn import (
+    RewardScoreError,
+    composites,
+    compute_score,
+    compute_score_batch,
+    reply_item,
+    split_reply,
+)
 
 LIVE = os.environ.get("ECHOLOOP_LABELLER_URL")
 HISTORY = {"history": [{"role": "user", "content": "I failed my driving test again today."}]}
@@ -65,6 +74,18 @@ class LiveLabellerRewardTest(unittest.TestCase):
             self.assertAlmostEqual(score, EMPATHETIC if reply == WARM else 0.0)
         self.assertTrue(all(0.0 <= s <= 1.0 for s in scores))
         self.assertEqual(compute_score_batch([], [], [], []), [])
+
+    def test_the_key_may_come_from_a_file_and_replies_are_scored_as_training_items(self) -> None:
+        key = os.environ.get("ECHOLOOP_LABELLER_KEY", "")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "key"
+            path.write_text(key + "\n")
+            env = {"ECHOLOOP_LABELLER_KEY": "el_not-a-key", "ECHOLOOP_LABELLER_KEY_FILE": str(path)}
+            with mock.patch.dict(os.environ, env):
+                items = [reply_item(HISTORY["history"], reply) for reply in (WARM, COLD)]
+                scores = composites(items)
+        self.assertAlmostEqual(scores[0] or 0.0, EMPATHETIC)
+        self.assertEqual(scores[1], 0.0)
 
     def test_a_bad_key_raises_a_clear_error_without_retrying(self) -> None:
         with mock.patch.dict(os.environ, {"ECHOLOOP_LABELLER_KEY": "el_not-a-key"}), self.assertRaises(

@@ -1,3 +1,4 @@
+import { rlTemplateName } from '@echoloop/contracts';
 import { flag, port, serviceEnv } from '@echoloop/config';
 import { requireKeyInProduction } from '@echoloop/datasets';
 import { checkpointEndpointEnv } from '@echoloop/platform';
@@ -18,7 +19,7 @@ export const orchestratorEnv = serviceEnv
     /** `ray` (the Ray Jobs REST API) or `local` (a child process of this app, for machines without Ray). */
     RL_RUNNER: z.enum(['ray', 'local']).default('ray'),
     RAY_DASHBOARD_URL: z.url().default('http://127.0.0.1:8265'),
-    RL_TEMPLATE: z.enum(['trl-dpo', 'verl-grpo']).default('trl-dpo'),
+    RL_TEMPLATE: rlTemplateName.default('trl-dpo'),
     /** The Python the templates run with (the train environment: tools/python/venv.sh train). */
     RL_PYTHON: z.string().min(1).default('python3'),
     /** The repository's python/ folder (the templates' package), absolute for Ray. */
@@ -34,6 +35,11 @@ export const orchestratorEnv = serviceEnv
      * busy loops).
      */
     RL_TRAIN_THREADS: z.preprocess(unset, z.coerce.number().int().min(1).max(512).optional()),
+    /**
+     * GPUs a training job asks Ray for (entrypoint_num_gpus): Ray starts it on a worker that has them, and the
+     * template trains on them (0, the default: CPU, as on this stack). The local runner ignores it.
+     */
+    RL_JOB_GPUS: z.coerce.number().min(0).max(64).default(0),
     /** Passes over the training pairs; RL_MAX_STEPS caps the steps they make. */
     RL_EPOCHS: z.coerce.number().gt(0).max(100).default(3),
     /** Evaluations without a better validation step before training stops. */

@@ -1,3 +1,4 @@
+import { rlTemplateName } from '@echoloop/contracts';
 import { RL_JOB_STATUSES, RL_TRIGGERS } from '@echoloop/persistence';
 import { userText } from '@echoloop/platform';
 import { z } from 'zod';
@@ -13,7 +14,7 @@ export type ListRlJobsQuery = z.infer<typeof listRlJobsQuery>;
 /** A refresh by hand: the configured template unless one is named, and why it was asked for. */
 export const startRlJobSchema = z
   .object({
-    template: z.enum(['trl-dpo', 'verl-grpo']).optional(),
+    template: rlTemplateName.optional(),
     note: userText().trim().max(500).optional(),
   })
   .strict();

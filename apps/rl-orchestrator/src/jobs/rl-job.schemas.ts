@@ -1,3 +1,4 @@
+import { rlTemplateName } from '@echoloop/contracts';
 import { userText } from '@echoloop/platform';
 import { z } from 'zod';
 import { hyperparametersSchema } from '../runners/job-templates';
@@ -7,7 +8,7 @@ export const MAX_NOTE_CHARS = 500;
 export const createRlJobSchema = z
   .object({
     /** The job template; the configured one (RL_TEMPLATE) when unset. */
-    template: z.enum(['trl-dpo', 'verl-grpo']).optional(),
+    template: rlTemplateName.optional(),
     hyperparameters: hyperparametersSchema.optional(),
     /** Why it was asked for, kept with the trigger decision. */
     note: userText().trim().max(MAX_NOTE_CHARS).optional(),

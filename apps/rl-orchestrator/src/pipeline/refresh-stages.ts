@@ -1,7 +1,7 @@
 import type { RlJobEntity } from '@echoloop/persistence';
 import { CLOCK, type Clock, ServiceCallError } from '@echoloop/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type CheckpointView, GatewayClient } from '../clients/gateway.client';
 import type { OrchestratorEnv } from '../env';
@@ -100,6 +100,7 @@ export class RefreshStages {
     const outputDir = this.outputDir(job);
     return this.runner.submit({
       jobId: job.id,
+      gpus: this.env.RL_JOB_GPUS,
       argv: template(job).argv({
         python: this.env.RL_PYTHON,
         snapshotDir: snapshot.dir,
@@ -123,9 +124,24 @@ export class RefreshStages {
         HF_HUB_OFFLINE: '1',
         TRANSFORMERS_OFFLINE: '1',
         ...(this.env.ECHOLOOP_CACHE_DIR && { ECHOLOOP_CACHE_DIR: path.resolve(this.env.ECHOLOOP_CACHE_DIR) }),
+        ...(template(job).scoresWithLabeller && (await this.labellerAccess(snapshot.dir))),
       },
       logFile: path.join(outputDir, 'job.log'),
     });
+  }
+
+  /**
+   * The labeller's address and a file holding the service key, for a template rewarded by it while it runs. The key
+   * goes in a file of the snapshot's folder (readable by its owner alone, deleted with the snapshot when the job
+   * ends), never in the job's environment, which Ray's dashboard shows to anyone who can reach it.
+   */
+  private async labellerAccess(snapshotDir: string): Promise<Record<string, string>> {
+    const key = this.env.SERVICE_API_KEY;
+    if (!key)
+      throw new JobFailure('not_configured', 'SERVICE_API_KEY is needed to score rollouts with the labeller');
+    const keyFile = path.join(snapshotDir, '.labeller-key');
+    await writeFile(keyFile, key, { mode: 0o600 });
+    return { ECHOLOOP_LABELLER_URL: this.env.LABELLER_URL, ECHOLOOP_LABELLER_KEY_FILE: keyFile };
   }
 
   /** One look at the running job: its curve and log tail, and its output manifest once it succeeded. */

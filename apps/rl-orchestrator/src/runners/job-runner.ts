@@ -11,6 +11,8 @@ export interface JobSpec {
   jobId: string;
   argv: string[];
   env: Record<string, string>;
+  /** GPUs the job needs on its worker (0: CPU only); Ray places it on a node that has them. */
+  gpus: number;
   /** Where the job's own log goes when the runner keeps none (the local runner). */
   logFile: string;
 }

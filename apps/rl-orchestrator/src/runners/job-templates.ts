@@ -1,3 +1,4 @@
+import type { RlTemplateName } from '@echoloop/contracts';
 import type { DatasetKind } from '@echoloop/datasets';
 import { z } from 'zod';
 
@@ -10,7 +11,12 @@ export const hyperparametersSchema = z
     learningRate: z.number().gt(0).max(1).optional(),
     beta: z.number().gt(0).max(10).optional(),
     loraR: z.number().int().min(1).max(256).optional(),
+    /** Pairs per step (DPO), prompts per step (GRPO). */
     batchSize: z.number().int().min(1).max(256).optional(),
+    /** GRPO: replies sampled per prompt, compared within their group. */
+    numGenerations: z.number().int().min(2).max(64).optional(),
+    /** GRPO: tokens per sampled reply. */
+    maxCompletionLength: z.number().int().min(1).max(4_096).optional(),
     seed: z
       .number()
       .int()
@@ -38,49 +44,66 @@ export interface JobTemplate {
   datasetKind: DatasetKind;
   /** Whether a successful job leaves an adapter to serve (a rendered-only template does not). */
   producesAdapter: boolean;
+  /** Whether its rewards come from the labeller while it runs (the job is given its address and a key). */
+  scoresWithLabeller: boolean;
   argv(context: TemplateContext): string[];
 }
 
 const optional = (flag: string, value: number | undefined) =>
   value === undefined ? [] : [flag, String(value)];
 
+/** What the trl templates share: the snapshot, the base and its parent, the step budget and the trust region. */
+const trlArgv = (module: string, c: TemplateContext) => [
+  c.python,
+  '-m',
+  module,
+  '--snapshot',
+  c.snapshotDir,
+  '--output',
+  c.outputDir,
+  '--base-gguf',
+  c.baseGguf,
+  '--dataset-id',
+  c.datasetId,
+  '--max-steps',
+  String(c.hyperparameters.maxSteps),
+  '--epochs',
+  String(c.hyperparameters.epochs),
+  '--patience',
+  String(c.hyperparameters.patience),
+  '--max-kl',
+  String(c.hyperparameters.maxKl),
+  ...(c.parentAdapter ? ['--parent-adapter', c.parentAdapter] : []),
+  ...optional('--threads', c.threads),
+  ...optional('--learning-rate', c.hyperparameters.learningRate),
+  ...optional('--beta', c.hyperparameters.beta),
+  ...optional('--lora-r', c.hyperparameters.loraR),
+  ...optional('--batch-size', c.hyperparameters.batchSize),
+  ...optional('--seed', c.hyperparameters.seed),
+];
+
 /** The Python job templates (python/echoloop_train, python/echoloop_verl), by name. */
-export const JOB_TEMPLATES: Record<'trl-dpo' | 'verl-grpo', JobTemplate> = {
+export const JOB_TEMPLATES: Record<RlTemplateName, JobTemplate> = {
   'trl-dpo': {
     datasetKind: 'preferences',
     producesAdapter: true,
+    scoresWithLabeller: false,
+    argv: (c) => trlArgv('echoloop_train.trl_dpo', c),
+  },
+  'trl-grpo': {
+    datasetKind: 'verl',
+    producesAdapter: true,
+    scoresWithLabeller: true,
     argv: (c) => [
-      c.python,
-      '-m',
-      'echoloop_train.trl_dpo',
-      '--snapshot',
-      c.snapshotDir,
-      '--output',
-      c.outputDir,
-      '--base-gguf',
-      c.baseGguf,
-      '--dataset-id',
-      c.datasetId,
-      '--max-steps',
-      String(c.hyperparameters.maxSteps),
-      '--epochs',
-      String(c.hyperparameters.epochs),
-      '--patience',
-      String(c.hyperparameters.patience),
-      '--max-kl',
-      String(c.hyperparameters.maxKl),
-      ...(c.parentAdapter ? ['--parent-adapter', c.parentAdapter] : []),
-      ...optional('--threads', c.threads),
-      ...optional('--learning-rate', c.hyperparameters.learningRate),
-      ...optional('--beta', c.hyperparameters.beta),
-      ...optional('--lora-r', c.hyperparameters.loraR),
-      ...optional('--batch-size', c.hyperparameters.batchSize),
-      ...optional('--seed', c.hyperparameters.seed),
+      ...trlArgv('echoloop_train.trl_grpo', c),
+      ...optional('--num-generations', c.hyperparameters.numGenerations),
+      ...optional('--max-completion-length', c.hyperparameters.maxCompletionLength),
     ],
   },
   'verl-grpo': {
     datasetKind: 'verl',
     producesAdapter: false,
+    scoresWithLabeller: false,
     argv: (c) => [
       c.python,
       '-m',

@@ -12,6 +12,7 @@ describe('LocalJobRunner', () => {
     jobId,
     argv: [process.execPath, '-e', script],
     env: { ECHOLOOP_TEST_VALUE: 'from-env' },
+    gpus: 0,
     logFile: path.join(dir, jobId, 'job.log'),
   });
   const ended = (id: string) =>

@@ -33,6 +33,7 @@ export class RayJobRunner implements JobRunner {
       submission_id: submissionId,
       runtime_env: { env_vars: spec.env },
       entrypoint_num_cpus: 1,
+      ...(spec.gpus > 0 && { entrypoint_num_gpus: spec.gpus }),
       metadata: { echoloop_job_id: spec.jobId },
     });
     if (response.status === 400 && /already exists/i.test(response.text)) return submissionId;

@@ -3934,7 +3934,7 @@ export interface operations {
         'application/json': {
           note?: string;
           /** @enum {string} */
-          template?: 'trl-dpo' | 'verl-grpo';
+          template?: 'trl-dpo' | 'trl-grpo' | 'verl-grpo';
         };
       };
     };

@@ -1,4 +1,14 @@
-import { gateOf, lineageOf, lossCurve, type RlJob, selectionOf, splitsOf, validationOf } from './rl-job';
+import {
+  gateOf,
+  lineageOf,
+  lossCurve,
+  type RlJob,
+  selectionOf,
+  splitsOf,
+  VALIDATION_MEASURES,
+  validationMeasuresOf,
+  validationOf,
+} from './rl-job';
 import { LossChart } from './LossChart';
 import { scalarEntries } from './rl-job';
 import { AppLink } from '../../ui/AppLink';
@@ -28,6 +38,7 @@ export function JobResults({ job }: { job: RlJob }) {
   const last = scalarEntries(job.metrics?.['last'] as Record<string, unknown> | null | undefined);
   const curve = lossCurve(job);
   const validation = validationOf(job);
+  const measures = validationMeasuresOf(validation);
   const selection = selectionOf(job);
   const lineage = lineageOf(job);
   const gate = gateOf(job);
@@ -95,16 +106,19 @@ export function JobResults({ job }: { job: RlJob }) {
         </p>
       )}
       {validation.length > 0 && (
-        <DataTable label="Validation" columns={['Step', 'Loss', 'Accuracy', 'Margin', 'KL to parent']}>
+        <DataTable
+          label="Validation"
+          columns={['Step', ...measures.map((key) => VALIDATION_MEASURES[key]), 'KL to parent']}
+        >
           {validation.map((point) => (
             <tr key={point.step} aria-current={point.step === selection?.step ? 'true' : undefined}>
               <th scope="row">
                 {point.step}
                 {point.step === selection?.step && selection.generalised ? ' (kept)' : ''}
               </th>
-              <td>{fmt(point.valLoss)}</td>
-              <td>{fmt(point.valAccuracy)}</td>
-              <td>{fmt(point.valMargin)}</td>
+              {measures.map((key) => (
+                <td key={key}>{fmt(point.measures[key] ?? null)}</td>
+              ))}
               <td>{fmt(point.klToParent)}</td>
             </tr>
           ))}

@@ -127,12 +127,20 @@ export function scalarEntries(value: Record<string, unknown> | null | undefined)
   );
 }
 
-/** One evaluation of training on the validation users. */
+/** What a template measures on its validation users, by the key its jobs report it under, in table order. */
+export const VALIDATION_MEASURES = {
+  valLoss: 'Loss',
+  valAccuracy: 'Accuracy',
+  valMargin: 'Margin',
+  valReward: 'Reward',
+  valRewardStd: 'Reward spread',
+} as const;
+export type ValidationMeasure = keyof typeof VALIDATION_MEASURES;
+
+/** One evaluation of training on the validation users (DPO: loss, accuracy, margin; GRPO: reward). */
 export interface ValidationPoint {
   step: number;
-  valLoss: number | null;
-  valAccuracy: number | null;
-  valMargin: number | null;
+  measures: Partial<Record<ValidationMeasure, number | null>>;
   klToParent: number | null;
 }
 
@@ -143,18 +151,19 @@ export function validationOf(job: RlJob): ValidationPoint[] {
   const num = (v: unknown) => (typeof v === 'number' ? v : null);
   return points.flatMap((point: unknown) => {
     const p = (point ?? {}) as Record<string, unknown>;
-    return typeof p['step'] === 'number'
-      ? [
-          {
-            step: p['step'],
-            valLoss: num(p['valLoss']),
-            valAccuracy: num(p['valAccuracy']),
-            valMargin: num(p['valMargin']),
-            klToParent: num(p['klToParent']),
-          },
-        ]
-      : [];
+    if (typeof p['step'] !== 'number') return [];
+    const measures = Object.fromEntries(
+      Object.keys(VALIDATION_MEASURES).flatMap((key) => (key in p ? [[key, num(p[key])]] : [])),
+    ) as ValidationPoint['measures'];
+    return [{ step: p['step'], measures, klToParent: num(p['klToParent']) }];
   });
+}
+
+/** The measures any of the points reports, in table order. */
+export function validationMeasuresOf(points: readonly ValidationPoint[]): ValidationMeasure[] {
+  return (Object.keys(VALIDATION_MEASURES) as ValidationMeasure[]).filter((key) =>
+    points.some((point) => typeof point.measures[key] === 'number'),
+  );
 }
 
 /** The step training kept and why, as its manifest says (python/echoloop_train/selection.py). */

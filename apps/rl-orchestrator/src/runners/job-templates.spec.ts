@@ -1,0 +1,52 @@
+import { JOB_TEMPLATES, type TemplateContext } from './job-templates';
+
+const context: TemplateContext = {
+  python: '/venv/bin/python',
+  snapshotDir: '/rl/snapshots/s1',
+  outputDir: '/rl/jobs/j1',
+  baseGguf: '/models/base.gguf',
+  datasetId: 's1',
+  parentAdapter: '/rl/jobs/j0/adapter',
+  threads: 1,
+  hyperparameters: {
+    maxSteps: 4,
+    epochs: 1,
+    patience: 2,
+    maxKl: 1,
+    learningRate: 0.005,
+    batchSize: 2,
+    numGenerations: 4,
+    maxCompletionLength: 32,
+  },
+};
+
+const flag = (argv: string[], name: string) => {
+  const at = argv.indexOf(name);
+  return at < 0 ? undefined : argv[at + 1];
+};
+
+describe('job templates', () => {
+  it('trl-grpo trains on the verl export, is rewarded by the labeller and takes the group settings', () => {
+    const grpo = JOB_TEMPLATES['trl-grpo'];
+    expect(grpo).toMatchObject({ datasetKind: 'verl', producesAdapter: true, scoresWithLabeller: true });
+    const argv = grpo.argv(context);
+    expect(argv.slice(0, 3)).toEqual(['/venv/bin/python', '-m', 'echoloop_train.trl_grpo']);
+    expect([flag(argv, '--num-generations'), flag(argv, '--max-completion-length')]).toEqual(['4', '32']);
+    expect(flag(argv, '--parent-adapter')).toBe('/rl/jobs/j0/adapter');
+    expect(flag(argv, '--max-kl')).toBe('1');
+  });
+
+  it('trl-dpo and trl-grpo share the snapshot, base, parent, budget and trust region flags; only GRPO samples', () => {
+    const dpo = JOB_TEMPLATES['trl-dpo'].argv(context);
+    const grpo = JOB_TEMPLATES['trl-grpo'].argv(context);
+    for (const name of ['--snapshot', '--output', '--base-gguf', '--max-steps', '--max-kl', '--threads']) {
+      expect(flag(dpo, name)).toBe(flag(grpo, name));
+    }
+    expect(flag(dpo, '--num-generations')).toBeUndefined();
+    expect(JOB_TEMPLATES['trl-dpo'].scoresWithLabeller).toBe(false);
+  });
+
+  it('verl-grpo renders a config and leaves nothing to serve', () => {
+    expect(JOB_TEMPLATES['verl-grpo']).toMatchObject({ producesAdapter: false, scoresWithLabeller: false });
+  });
+});

@@ -1,0 +1,136 @@
+"""GRPO with a LoRA adapter (TRL): rollouts from the policy, each scored by the reward labeller, on a GPU when there is
+one, else CPU; torch is imported only when training runs."""
+
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .metrics import GRPO_VALIDATION_KEYS
+from .policy import (
+    StepCallback,
+    TrainOutcome,
+    ValidationCallback,
+    load_policy,
+    manifest_fields,
+    on_cuda,
+    train_selecting,
+)
+from .rows import Message, Prompt
+from .selection import RewardObjective, StepSelector, TrainingPlan
+
+# Each evaluation samples the validation replies from the same seed: the same random draws at every step (common
+# random numbers), so a change in the validation reward is the policy's, not the sampler's.
+EVAL_SEED = 1234
+
+# reward(prompts, replies): one reward per reply, None for a reply nobody could judge (left out of its group).
+Reward = Callable[[list[list[Message]], list[str]], list[float | None]]
+
+
+@dataclass(frozen=True)
+class GrpoSettings:
+    max_steps: int
+    epochs: float
+    patience: int
+    max_kl: float
+    eval_every: int | None
+    batch_size: int
+    """Prompts per step; each is answered `num_generations` times."""
+    num_generations: int
+    max_completion_length: int
+    learning_rate: float
+    beta: float
+    temperature: float
+    lora_r: int
+    lora_alpha: int
+    seed: int
+    threads: int
+
+    def as_manifest(self) -> dict[str, Any]:
+        return manifest_fields(self)
+
+
+def grpo_arguments(
+    settings: GrpoSettings, plan: TrainingPlan, output_dir: str, *, cuda: bool, cuda_bf16: bool
+) -> dict[str, Any]:
+    """TRL's GRPOConfig arguments. The same job trains on a GPU where its worker has one (production), on CPU here."""
+    completions = settings.batch_size * settings.num_generations
+    return {
+        "output_dir": output_dir,
+        "max_steps": plan.steps,
+        # TRL counts completions, not prompts: a step is `batch_size` prompts' whole groups.
+        "per_device_train_batch_size": completions,
+        "per_device_eval_batch_size": completions,
+        "num_generations": settings.num_generations,
+        "max_completion_length": settings.max_completion_length,
+        "temperature": settings.temperature,
+        "eval_strategy": "steps",
+        "eval_steps": plan.eval_every,
+        "learning_rate": settings.learning_rate,
+        # 0 (TRL's default): no reference model in the loss; the drift from the parent is bounded by the trust
+        # region measured at every evaluation instead, as for DPO.
+        "beta": settings.beta,
+        "seed": settings.seed,
+        "logging_steps": 1,
+        "save_strategy": "no",
+        "report_to": "none",
+        "disable_tqdm": True,
+        "activation_checkpointing": False,
+        "use_cpu": not cuda,
+        # As for DPO: bf16 on a CPU without native support is about 10x slower than fp32.
+        "bf16": cuda and cuda_bf16,
+    }
+
+
+def train(
+    prompts: list[Prompt],
+    validation: list[Prompt],
+    hf_base: Path,
+    adapter_dir: Path,
+    settings: GrpoSettings,
+    plan: TrainingPlan,
+    parent_adapter: Path | None,
+    parent_id: str,
+    reward: Reward,
+    on_step: StepCallback,
+    on_validation: ValidationCallback,
+) -> TrainOutcome:
+    """Trains with an evaluation on `validation` first (the parent's own reward, step 0) and every
+    `plan.eval_every` steps; the best step's adapter is saved into adapter_dir as it is found; training stops after
+    `settings.patience` evaluations without a better one, or once its drift from the parent is over
+    `settings.max_kl`. With `parent_adapter`, its LoRA weights are trained further; otherwise a fresh LoRA."""
+    from datasets import Dataset
+    from trl import GRPOConfig, GRPOTrainer
+
+    # Generation pads on the left, so every prompt's reply starts at the same position.
+    model, tokenizer, lora = load_policy(
+        hf_base, parent_adapter, settings.lora_r, settings.lora_alpha, settings.threads, padding_side="left"
+    )
+
+    def labeller_reward(prompts: list[list[Message]], completions: list[list[Message]], **_: Any) -> list[float | None]:
+        return reward(prompts, [completion[-1]["content"] if completion else "" for completion in completions])
+
+    with tempfile.TemporaryDirectory(prefix="trl-grpo-") as scratch:
+        config = GRPOConfig(**grpo_arguments(settings, plan, scratch, **on_cuda()))
+        return train_selecting(
+            lambda callbacks: GRPOTrainer(
+                model=model,
+                reward_funcs=[labeller_reward],
+                args=config,
+                train_dataset=Dataset.from_list(prompts),
+                eval_dataset=Dataset.from_list(validation),
+                processing_class=tokenizer,
+                peft_config=lora,
+                callbacks=callbacks,
+            ),
+            tokenizer,
+            StepSelector(patience=settings.patience, max_kl=settings.max_kl, objective=RewardObjective()),
+            adapter_dir=adapter_dir,
+            parent_id=parent_id,
+            validation_keys=GRPO_VALIDATION_KEYS,
+            on_step=on_step,
+            on_validation=on_validation,
+            baseline=True,
+            eval_seed=EVAL_SEED,
+        )

@@ -1,0 +1,179 @@
+"""The trl-grpo template's pure parts (no torch): prompts from a `verl` snapshot, the selection by validation
+reward against the parent's own, TRL's GRPO arguments, and the CLI's input checks before the training stack loads."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+from echoloop_train.grpo import GrpoSettings, grpo_arguments
+from echoloop_train.metrics import GRPO_LOG_KEYS, GRPO_VALIDATION_KEYS, metric_record, validation_record
+from echoloop_train.rows import InvalidInput, load_prompts, to_prompt
+from echoloop_train.selection import RewardObjective, StepSelector, plan_training
+
+PYTHON_DIR = Path(__file__).resolve().parents[1]
+SYSTEM = {"role": "system", "content": "You are Mira."}
+USER = {"role": "user", "content": "I feel so alone since I moved here."}
+
+
+def verl_row(**overrides: object) -> dict[str, object]:
+    return {
+        "data_source": "echoloop_live",
+        "prompt": [SYSTEM, USER],
+        "ability": "empathy",
+        "reward_model": {"style": "model", "ground_truth": "That sounds lonely."},
+        "extra_info": {"split": "train", "index": 0, "turn_id": "t", "user": "u", "interaction_kwargs": {}},
+        **overrides,
+    }
+
+
+SETTINGS = GrpoSettings(
+    max_steps=4,
+    epochs=1.0,
+    patience=2,
+    max_kl=1.0,
+    eval_every=2,
+    batch_size=2,
+    num_generations=4,
+    max_completion_length=32,
+    learning_rate=5e-3,
+    beta=0.0,
+    temperature=1.0,
+    lora_r=8,
+    lora_alpha=16,
+    seed=0,
+    threads=1,
+)
+
+
+def reward_point(step: int, reward: float | None, kl: float | None = 0.1) -> dict[str, object]:
+    return {"step": step, "valReward": reward, "klToParent": kl}
+
+
+class PromptRowsTest(unittest.TestCase):
+    def test_keeps_the_chat_up_to_the_user_message_and_drops_the_rest(self) -> None:
+        self.assertEqual(to_prompt(verl_row()), {"prompt": [SYSTEM, USER]})
+
+    def test_a_prompt_must_end_with_what_the_policy_answers(self) -> None:
+        answered = [SYSTEM, USER, {"role": "assistant", "content": "Hi."}]
+        for row, message in (
+            (verl_row(prompt=answered), "must end with the user message"),
+            (verl_row(prompt=[]), "prompt must be a non-empty list"),
+            ("text", "a row must be a JSON object"),
+        ):
+            with self.subTest(message), self.assertRaises(InvalidInput) as caught:
+                to_prompt(row)
+            self.assertIn(message, str(caught.exception))
+
+    def test_an_empty_file_holds_no_prompts(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "train.jsonl"
+            path.write_text("\n")
+            with self.assertRaises(InvalidInput) as caught:
+                load_prompts(path)
+            self.assertIn("holds no prompts", str(caught.exception))
+
+
+class RewardSelectionTest(unittest.TestCase):
+    def selector(self, patience: int = 2, max_kl: float = 1.0) -> StepSelector:
+        return StepSelector(patience=patience, max_kl=max_kl, objective=RewardObjective())
+
+    def test_a_step_above_the_parents_reward_is_kept(self) -> None:
+        selector = self.selector()
+        selector.observe(reward_point(0, 0.25, kl=0.0))
+        self.assertTrue(selector.observe(reward_point(2, 0.5)))
+        self.assertFalse(selector.observe(reward_point(4, 0.4)))
+        summary = selector.summary()
+        self.assertEqual((summary["generalised"], summary["step"], summary["valReward"]), (True, 2, 0.5))
+        self.assertIn("the parent's 0.2500", summary["reason"])
+
+    def test_no_step_above_the_parent_ships_nothing(self) -> None:
+        selector = self.selector()
+        selector.observe(reward_point(0, 0.5, kl=0.0))
+        selector.observe(reward_point(2, 0.5))
+        selector.observe(reward_point(4, 0.25))
+        self.assertTrue(selector.should_stop)
+        ok, reason = selector.generalised()
+        self.assertFalse(ok)
+        self.assertIn("no step's reward is above the parent's 0.5000", reason)
+
+    def test_without_the_parents_reward_nothing_counts_as_learnt(self) -> None:
+        selector = self.selector()
+        selector.observe(reward_point(2, 0.9))
+        self.assertEqual(selector.generalised(), (False, "the parent's validation reward (step 0) was not measured"))
+
+    def test_a_better_reward_beyond_the_trust_region_is_never_kept(self) -> None:
+        selector = self.selector(max_kl=0.5)
+        selector.observe(reward_point(0, 0.25, kl=0.0))
+        self.assertFalse(selector.observe(reward_point(2, 1.0, kl=0.9)))
+        self.assertEqual(selector.summary()["stoppedBy"], "kl_budget")
+        self.assertFalse(selector.generalised()[0])
+
+
+class GrpoMetricsTest(unittest.TestCase):
+    def test_trl_grpo_logs_become_records(self) -> None:
+        logs = {"loss": -0.04, "reward": 0.25, "reward_std": 0.46, "frac_reward_zero_std": 0.5, "epoch": 0.5}
+        record = metric_record(2, logs, 3.0, GRPO_LOG_KEYS)
+        assert record is not None
+        self.assertEqual((record["reward"], record["rewardStd"], record["zeroStdShare"]), (0.25, 0.46, 0.5))
+        point = validation_record(2, {"eval_reward": 0.5, "eval_reward_std": float("nan")}, 0.01, 4.0, GRPO_VALIDATION_KEYS)
+        self.assertEqual((point["valReward"], point["valRewardStd"], point["klToParent"]), (0.5, None, 0.01))
+
+
+class GrpoArgumentsTest(unittest.TestCase):
+    def test_a_step_holds_whole_groups_and_cpu_runs_in_fp32(self) -> None:
+        plan = plan_training(8, SETTINGS.batch_size, SETTINGS.epochs, SETTINGS.max_steps, SETTINGS.eval_every)
+        arguments = grpo_arguments(SETTINGS, plan, "/tmp/out", cuda=False, cuda_bf16=False)
+        # TRL counts completions: two prompts, four replies each.
+        self.assertEqual(arguments["per_device_train_batch_size"], 8)
+        self.assertEqual(arguments["num_generations"], 4)
+        self.assertEqual((arguments["max_steps"], arguments["eval_steps"]), (4, 2))
+        self.assertIs(arguments["bf16"], False)
+        self.assertIs(arguments["use_cpu"], True)
+        self.assertIs(grpo_arguments(SETTINGS, plan, "/o", cuda=True, cuda_bf16=True)["bf16"], True)
+
+
+class GrpoCliInputTest(unittest.TestCase):
+    def run_cli(self, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+        full = {**os.environ, "PYTHONPATH": str(PYTHON_DIR), **env}
+        command = [sys.executable, "-m", "echoloop_train.trl_grpo", *args]
+        return subprocess.run(command, check=False, env=full, capture_output=True, text=True, timeout=60)
+
+    def test_bad_input_exits_2_with_one_line_before_loading_torch(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            gguf = Path(tmp) / "base.gguf"
+            gguf.write_bytes(b"GGUF")
+            good = Path(tmp) / "good"
+            good.mkdir()
+            for name in ("train.jsonl", "validation.jsonl"):
+                (good / name).write_text(json.dumps(verl_row()) + "\n")
+            bad = Path(tmp) / "bad"
+            bad.mkdir()
+            (bad / "train.jsonl").write_text(json.dumps(verl_row(prompt=[SYSTEM])) + "\n")
+            labeller = {"ECHOLOOP_LABELLER_URL": "http://127.0.0.1:1"}
+            output = Path(tmp) / "out"
+            for env, args, message in (
+                (labeller, ["--snapshot", str(bad)], "line 1: prompt must end with the user message"),
+                (labeller, ["--snapshot", str(good), "--num-generations", "1"], "--num-generations must be at least 2"),
+                ({"ECHOLOOP_LABELLER_URL": ""}, ["--snapshot", str(good)], "ECHOLOOP_LABELLER_URL is not set"),
+                (
+                    {**labeller, "ECHOLOOP_LABELLER_KEY_FILE": str(Path(tmp) / "none")},
+                    ["--snapshot", str(good)],
+                    "ECHOLOOP_LABELLER_KEY_FILE",
+                ),
+            ):
+                with self.subTest(message):
+                    result = self.run_cli(
+                        env, *args, "--output", str(output), "--dataset-id", "d", "--base-gguf", str(gguf)
+                    )
+                    self.assertEqual(result.returncode, 2)
+                    self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+                    self.assertIn(message, result.stderr)
+            self.assertFalse(output.exists())
+
+
+if __name__ == "__main__":
+    unittest.main()

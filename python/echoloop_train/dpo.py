@@ -14,6 +14,7 @@ from .policy import (
     manifest_fields,
     on_cuda,
     train_selecting,
+    trainer_arguments,
 )
 from .rows import Pair
 from .selection import StepSelector, TrainingPlan
@@ -40,33 +41,16 @@ class DpoSettings:
 
 
 def dpo_arguments(settings: DpoSettings, plan: TrainingPlan, output_dir: str, *, cuda: bool, cuda_bf16: bool) -> dict[str, Any]:
-    """TRL's DPOConfig arguments. The same job trains on a GPU where its worker has one (production), on CPU here."""
+    """TRL's DPOConfig arguments."""
     return {
-        "output_dir": output_dir,
-        "max_steps": plan.steps,
+        **trainer_arguments(settings, plan, output_dir, cuda=cuda, cuda_bf16=cuda_bf16),
         "per_device_train_batch_size": settings.batch_size,
         # Evaluation has no gradients to hold: larger batches cost little memory and run faster.
         "per_device_eval_batch_size": max(settings.batch_size, 8),
-        "eval_strategy": "steps",
-        "eval_steps": plan.eval_every,
-        "learning_rate": settings.learning_rate,
-        "beta": settings.beta,
         # The reference's log-probabilities once per pair before training, not a reference forward every step: a
         # saving once training sees every pair (a shorter run would compute some it never uses).
         "precompute_ref_log_probs": plan.steps >= plan.steps_per_epoch,
         "max_length": settings.max_length,
-        "seed": settings.seed,
-        "logging_steps": 1,
-        # The best step's adapter is saved by SelectBest (a few MB), not the trainer's full checkpoints.
-        "save_strategy": "no",
-        "report_to": "none",
-        "disable_tqdm": True,
-        # TRL turns it on by default; on CPU it only costs time.
-        "activation_checkpointing": False,
-        "use_cpu": not cuda,
-        # TRL defaults to bf16 mixed precision. On a CPU without native bf16 (no AVX512-BF16/AMX) every matmul then
-        # takes a scalar fallback, about 10x slower than fp32 (49 s against 4.6 s a step here); CPU runs stay fp32.
-        "bf16": cuda and cuda_bf16,
     }
 
 

@@ -16,6 +16,7 @@ from .policy import (
     manifest_fields,
     on_cuda,
     train_selecting,
+    trainer_arguments,
 )
 from .rows import Message, Prompt
 from .selection import RewardObjective, StepSelector, TrainingPlan
@@ -24,8 +25,10 @@ from .selection import RewardObjective, StepSelector, TrainingPlan
 # random numbers), so a change in the validation reward is the policy's, not the sampler's.
 EVAL_SEED = 1234
 
-# reward(prompts, replies): one reward per reply, None for a reply nobody could judge (left out of its group).
-Reward = Callable[[list[list[Message]], list[str]], list[float | None]]
+# reward(prompts, replies, profiles): one reward per reply, None where it does not apply (a chat's reply for the
+# simulator, a profile's for the labeller) or nobody could judge it (left out of its group). `profiles`: the
+# sentient profile each prompt is the opener of, None for a real chat's prompt.
+Reward = Callable[[list[list[Message]], list[str], list[str | None]], list[float | None]]
 
 
 @dataclass(frozen=True)
@@ -54,32 +57,17 @@ class GrpoSettings:
 def grpo_arguments(
     settings: GrpoSettings, plan: TrainingPlan, output_dir: str, *, cuda: bool, cuda_bf16: bool
 ) -> dict[str, Any]:
-    """TRL's GRPOConfig arguments. The same job trains on a GPU where its worker has one (production), on CPU here."""
+    """TRL's GRPOConfig arguments. `beta` 0 (TRL's default) leaves the reference model out of the loss: the drift
+    from the parent is bounded by the trust region measured at every evaluation instead, as for DPO."""
     completions = settings.batch_size * settings.num_generations
     return {
-        "output_dir": output_dir,
-        "max_steps": plan.steps,
+        **trainer_arguments(settings, plan, output_dir, cuda=cuda, cuda_bf16=cuda_bf16),
         # TRL counts completions, not prompts: a step is `batch_size` prompts' whole groups.
         "per_device_train_batch_size": completions,
         "per_device_eval_batch_size": completions,
         "num_generations": settings.num_generations,
         "max_completion_length": settings.max_completion_length,
         "temperature": settings.temperature,
-        "eval_strategy": "steps",
-        "eval_steps": plan.eval_every,
-        "learning_rate": settings.learning_rate,
-        # 0 (TRL's default): no reference model in the loss; the drift from the parent is bounded by the trust
-        # region measured at every evaluation instead, as for DPO.
-        "beta": settings.beta,
-        "seed": settings.seed,
-        "logging_steps": 1,
-        "save_strategy": "no",
-        "report_to": "none",
-        "disable_tqdm": True,
-        "activation_checkpointing": False,
-        "use_cpu": not cuda,
-        # As for DPO: bf16 on a CPU without native support is about 10x slower than fp32.
-        "bf16": cuda and cuda_bf16,
     }
 
 
@@ -92,7 +80,7 @@ def train(
     plan: TrainingPlan,
     parent_adapter: Path | None,
     parent_id: str,
-    reward: Reward,
+    rewards: dict[str, Reward],
     on_step: StepCallback,
     on_validation: ValidationCallback,
 ) -> TrainOutcome:
@@ -108,15 +96,21 @@ def train(
         hf_base, parent_adapter, settings.lora_r, settings.lora_alpha, settings.threads, padding_side="left"
     )
 
-    def labeller_reward(prompts: list[list[Message]], completions: list[list[Message]], **_: Any) -> list[float | None]:
-        return reward(prompts, [completion[-1]["content"] if completion else "" for completion in completions])
+    def reward_func(name: str, reward: Reward) -> Callable[..., list[float | None]]:
+        def scored(prompts: list[list[Message]], completions: list[list[Message]], **columns: Any) -> list[float | None]:
+            replies = [completion[-1]["content"] if completion else "" for completion in completions]
+            return reward(prompts, replies, list(columns.get("profile") or [None] * len(replies)))
+
+        # TRL logs each reward function's mean under its name (rewards/<name>/mean).
+        scored.__name__ = name
+        return scored
 
     with tempfile.TemporaryDirectory(prefix="trl-grpo-") as scratch:
         config = GRPOConfig(**grpo_arguments(settings, plan, scratch, **on_cuda()))
         return train_selecting(
             lambda callbacks: GRPOTrainer(
                 model=model,
-                reward_funcs=[labeller_reward],
+                reward_funcs=[reward_func(name, reward) for name, reward in rewards.items()],
                 args=config,
                 train_dataset=Dataset.from_list(prompts),
                 eval_dataset=Dataset.from_list(validation),

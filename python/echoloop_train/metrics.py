@@ -21,6 +21,9 @@ GRPO_LOG_KEYS = {
     "loss": "loss",
     "reward": "reward",
     "rewardStd": "reward_std",
+    # Each source's mean over the replies it scored this step (none: no prompt of its kind in the step).
+    "chatReward": "rewards/labeller/mean",
+    "sentientReward": "rewards/sentient/mean",
     "zeroStdShare": "frac_reward_zero_std",
     "completionLength": "completions/mean_length",
     "learningRate": "learning_rate",

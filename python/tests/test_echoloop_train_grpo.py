@@ -13,8 +13,10 @@ from echoloop_train.grpo import GrpoSettings, grpo_arguments
 from echoloop_train.metrics import GRPO_LOG_KEYS, GRPO_VALIDATION_KEYS, metric_record, validation_record
 from echoloop_train.rows import InvalidInput, load_prompts, to_prompt
 from echoloop_train.selection import RewardObjective, StepSelector, plan_training
+from echoloop_train.trl_grpo import labeller_reward, openers
 
 PYTHON_DIR = Path(__file__).resolve().parents[1]
+PROFILES = PYTHON_DIR.parent / "data" / "sentient" / "profiles.jsonl"
 SYSTEM = {"role": "system", "content": "You are Mira."}
 USER = {"role": "user", "content": "I feel so alone since I moved here."}
 
@@ -75,6 +77,20 @@ class PromptRowsTest(unittest.TestCase):
             with self.assertRaises(InvalidInput) as caught:
                 load_prompts(path)
             self.assertIn("holds no prompts", str(caught.exception))
+
+
+class RewardSourcesTest(unittest.TestCase):
+    def test_only_the_training_pools_openers_become_prompts(self) -> None:
+        rows = openers(PROFILES)
+        pools = {json.loads(line)["id"]: json.loads(line)["pool"] for line in PROFILES.read_text().splitlines() if line}
+        self.assertGreater(len(rows), 0)
+        self.assertEqual({pools[row["profile"]] for row in rows}, {"train"})
+        for row in rows:
+            self.assertEqual([m["role"] for m in row["prompt"]], ["user"])
+
+    def test_the_labeller_scores_chats_only(self) -> None:
+        # Nothing to send: every reply answers a profile's opener, which the simulator scores.
+        self.assertEqual(labeller_reward([[USER]], ["Hi."], ["p1"]), [None])
 
 
 class RewardSelectionTest(unittest.TestCase):
@@ -163,6 +179,16 @@ class GrpoCliInputTest(unittest.TestCase):
                     {**labeller, "ECHOLOOP_LABELLER_KEY_FILE": str(Path(tmp) / "none")},
                     ["--snapshot", str(good)],
                     "ECHOLOOP_LABELLER_KEY_FILE",
+                ),
+                (
+                    {**labeller, "ECHOLOOP_SIMULATOR_URL": ""},
+                    ["--snapshot", str(good), "--profiles", str(PROFILES)],
+                    "ECHOLOOP_SIMULATOR_URL is not set",
+                ),
+                (
+                    {**labeller, "ECHOLOOP_SIMULATOR_URL": "http://127.0.0.1:1"},
+                    ["--snapshot", str(good), "--profiles", str(Path(tmp) / "none.jsonl")],
+                    "profiles file",
                 ),
             ):
                 with self.subTest(message):

@@ -1,8 +1,10 @@
 import { chatFeedbackV2, createEvent } from '@echoloop/contracts';
+import type { ChatCompletionRequest } from '@echoloop/openai-compat';
 import {
   adapterNamesOf,
   type AppProcess,
   type FakeVllm,
+  replyByRules,
   startApp,
   startFakeVllm,
   uniqueName,
@@ -15,7 +17,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { insertApiKey } from '../api-keys/insert-api-key';
 import { MIRA_CARD } from '../chat/chat-fixture';
-import { type LabellerFixture, startLabellerFixture, waitFinished } from '../labeller/labeller-fixture';
+import {
+  DEFAULT_JUDGE_RULES,
+  JUDGE_SYSTEM,
+  type LabellerFixture,
+  startLabellerFixture,
+  waitFinished,
+} from '../labeller/labeller-fixture';
 
 const run = promisify(execFile);
 export const ROOT = path.resolve(__dirname, '../..');
@@ -88,6 +96,30 @@ const EXCHANGES = [
   ],
 ];
 const DISMISSIVE = 'Whatever. Not my problem, deal with it.';
+/** The reply an empathy judge is asked about, lower-cased (null for the other judges). */
+function empathyReply(request: ChatCompletionRequest): string | null {
+  const text = request.messages.map((m) => m.content).join('\n');
+  if (!text.includes(JUDGE_SYSTEM.empathy)) return null;
+  return (/<reply>\n([\s\S]*?)\n<\/reply>/.exec(text)?.[1] ?? '').toLowerCase();
+}
+
+/** What a warm reply says; the empathy judge below counts them. */
+export const WARM_PHRASES = ['sorry', 'sound', 'feel', 'hear', '?', 'here with you', 'here for you'];
+
+/**
+ * An empathy judge as a test can predict it (the drills and GRPO set it; the other refreshes keep the labeller
+ * fixture's judges, which give every reply a 4), graded: one point over the floor (1: cold or off-topic) for each warm
+ * phrase a reply uses, up to 5. A dismissive or garbled reply gets 1; replies sampled from the same policy differ on
+ * it, which is what GRPO learns from. Like real judges it does not count repetition; the other judges answer as
+ * usual.
+ */
+export const warmthJudge = (request: ChatCompletionRequest): string => {
+  const reply = empathyReply(request);
+  if (reply === null) return replyByRules(DEFAULT_JUDGE_RULES)(request);
+  const grade = Math.min(5, 1 + WARM_PHRASES.filter((phrase) => reply.includes(phrase)).length);
+  return `Warm phrases: ${grade - 1}.\nVerdict: ${grade}`;
+};
+
 /** The failure the gate must refuse: one sentence over and over (a refresh once shipped this). */
 export const LOOPING = "I'm not sure what to say. ".repeat(7).trim();
 
@@ -112,9 +144,11 @@ export interface RefreshFixture {
   /**
    * `pairs` users each with a kept warm reply and a discarded cold one, labelled and with the swipe applied. Their
    * ids are fixed, so the split by user is the same every run: of the first 20, 10 train, 7 validate and 3 are
-   * held out (the development pseudonym key and the default RL_SPLIT_SEED).
+   * held out (the development pseudonym key and the default RL_SPLIT_SEED). Resolves to the users' ids.
    */
-  seedPreferences(pairs: number, kept?: Kept): Promise<void>;
+  seedPreferences(pairs: number, kept?: Kept): Promise<string[]>;
+  /** These users withdrew their training consent: no later snapshot reads their turns. */
+  withdrawConsent(userIds: readonly string[]): Promise<void>;
   startOrchestrator(env?: Record<string, string>): Promise<AppProcess>;
   close(): Promise<void>;
 }
@@ -210,11 +244,13 @@ export async function startRefreshFixture(): Promise<RefreshFixture> {
     async seedPreferences(pairs, choice = 'warm') {
       // Every pair is published first and waited for after, so the labeller works through them together.
       const swipes: { kept: string; swiped: string }[] = [];
+      const users: string[] = [];
       for (let i = 0; i < pairs; i += 1) {
         const [user = '', warm = ''] = EXCHANGES[i % EXCHANGES.length] ?? [];
         const [good, bad] =
           choice === 'warm' ? [warm, DISMISSIVE] : [choice === 'looping' ? LOOPING : DISMISSIVE, warm];
         const userId = `5eed0000-0000-4000-8000-${String(seeded++).padStart(12, '0')}`;
+        users.push(userId);
         const conversation = await labeller.conversation(userId);
         const kept = await conversation.turn(user, good);
         const swiped = await conversation.turn('', bad, { sameUserMessageAs: kept });
@@ -253,6 +289,10 @@ export async function startRefreshFixture(): Promise<RefreshFixture> {
           );
         }),
       );
+      return users;
+    },
+    async withdrawConsent(userIds) {
+      await db.query(`UPDATE users SET training_consent = false WHERE id = ANY($1::uuid[])`, [userIds]);
     },
     async startOrchestrator(env = {}) {
       const app = await startApp('rl-orchestrator', {

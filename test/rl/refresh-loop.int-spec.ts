@@ -2,14 +2,18 @@ import { rlJobStatusV1, rlJobStatusV2 } from '@echoloop/contracts';
 import { RL_JOB_ACTIVE_STATUSES } from '@echoloop/persistence';
 import { type AppProcess, findOnTopic, testKafka, waitFor } from '@echoloop/testing';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   BASE_MODEL,
   call,
+  type Kept,
   MODEL_URL,
   RAY_URL,
+  ROOT,
   type RefreshFixture,
   startRefreshFixture,
+  warmthJudge,
 } from './refresh-fixture';
 
 const PROMPT = 'I feel lonely since I moved to a new city.';
@@ -17,6 +21,11 @@ const PROMPT = 'I feel lonely since I moved to a new city.';
 // already reach a reward margin of 4 (12 reach 8.5) and move it; 8 leave room.
 const STEPS = Number(process.env['RL_TEST_STEPS'] ?? 8);
 const LEARNING_RATE = '2e-3';
+// The drills: new users, all of whom kept the worse reply, and enough steps for the candidate to answer like it.
+const DRILL_USERS = 50;
+const DRILL_STEPS = Number(process.env['RL_DRILL_STEPS'] ?? 12);
+const GRPO_STEPS = Number(process.env['RL_GRPO_STEPS'] ?? 4);
+const GRPO_USERS = 40;
 
 /** The model server's greedy answer to the fixed prompt, from the base or from an adapter. */
 async function greedy(model: string): Promise<string> {
@@ -452,5 +461,153 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     );
     expect(await served()).not.toContain(failed.checkpointId);
     expect(await defaultCheckpoint()).toBe(promoted.checkpointId);
+  }, 900_000);
+
+  /**
+   * A refresh on new users who all kept the worse reply, built on the promoted default with nothing replayed. Its
+   * validation users kept the worse reply too, so training finds it generalised, and it stays within the trust
+   * region (a candidate that repeats one sentence drifted about 0.2 nats per token here, within the budget of 1):
+   * the gate's held-out measures are what stands between it and users. Resolves to the ended job once refused.
+   */
+  let drillUsers: string[] = [];
+  const badRefresh = async (kept: Kept) => {
+    f.labeller.judge.setReply(warmthJudge);
+    await orchestrator.stop();
+    orchestrator = await f.startOrchestrator({
+      GATE_PROFILES: '0',
+      GATE_HELDOUT_ITEMS: '32',
+      // More held-out users than usual (about 15 of 50), so one answer that happens to pass cannot hide the rest.
+      RL_HELDOUT_FRACTION: '0.3',
+      RL_REPLAY_FRACTION: '0',
+      RL_LEARNING_RATE: LEARNING_RATE,
+    });
+    // The previous drill's users withdrew their consent: each drill trains on its own users only.
+    await f.withdrawConsent(drillUsers);
+    drillUsers = await f.seedPreferences(DRILL_USERS, kept);
+    const { body: job } = await rl('POST', '/v1/rl/jobs', {
+      hyperparameters: { maxSteps: DRILL_STEPS, batchSize: 2 },
+    });
+    const refused = await ended(job.id);
+    expect(refused.dataset.parent.checkpointId).toBe(promoted.checkpointId);
+    expect(refused.dataset.replay).toMatchObject({ fraction: 0, kept: 0 });
+    expect(refused.output.metrics.selection).toMatchObject({ generalised: true });
+    // With the gate's checks, so a candidate that got through shows what the gate saw.
+    expect({ status: refused.status, reason: refused.reason, checks: refused.gate?.checks }).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/^gate_failed: /),
+    });
+    // Refused: retired, unloaded, and the default is what it was.
+    const checkpoints = (await gw('GET', '/v1/checkpoints')).body.items as { id: string; status: string }[];
+    expect(checkpoints).toContainEqual(
+      expect.objectContaining({ id: refused.checkpointId, status: 'retired' }),
+    );
+    expect(await served()).not.toContain(refused.checkpointId);
+    expect(await defaultCheckpoint()).toBe(promoted.checkpointId);
+    return refused;
+  };
+  const check = (job: any, name: string) =>
+    (job.gate.checks as { name: string }[]).find((c) => c.name === name) as any;
+
+  it('a candidate trained on reversed pairs (users kept the dismissive reply) is refused by the gate', async () => {
+    const refused = await badRefresh('dismissive');
+    // What it learnt shows wherever it shows (a colder reward, looping text, answers of another length): the gate
+    // names each check it failed, and none of its metrics is better than the default's.
+    expect(refused.gate.passed).toBe(false);
+    expect(refused.gate.better).toBe(false);
+    const failed = (refused.gate.checks as { name: string; status: string }[]).filter(
+      (c) => c.status === 'failed',
+    );
+    expect(failed.length).toBeGreaterThan(0);
+    expect(refused.gate.reasons).toHaveLength(failed.length);
+    expect(refused.reason).toBe(`gate_failed: ${refused.gate.reasons.join('; ')}`);
+  }, 900_000);
+
+  it('a candidate that repeats one sentence is refused, with the repetition guard named', async () => {
+    const refused = await badRefresh('looping');
+    const repetition = ['repeated_sentences', 'repeated_ngrams'].map((name) => check(refused, name));
+    expect(repetition.some((c) => c.status === 'failed' && c.significance === 'higher')).toBe(true);
+    expect(refused.gate.reasons).toContainEqual(
+      expect.stringMatching(
+        /^repeated_(sentences|ngrams) significantly worse: candidate 0\.\d+ vs default 0/,
+      ),
+    );
+    expect(refused.reason).toMatch(/repeated_(sentences|ngrams) significantly worse/);
+  }, 900_000);
+
+  it('trl-grpo: replies sampled from the policy and scored by the labeller train an adapter that is served, gated and tried', async () => {
+    // New users who kept the warm reply, and only them (the drills' users withdrew their consent, nothing older is
+    // replayed), beside the 16 profiles' openers; the graded judge gives a group's replies different rewards.
+    f.labeller.judge.setReply(warmthJudge);
+    await f.withdrawConsent(drillUsers);
+    await f.seedPreferences(GRPO_USERS);
+    await orchestrator.stop();
+    orchestrator = await f.startOrchestrator({
+      GATE_PROFILES: '0',
+      RL_LEARNING_RATE: '3e-3',
+      RL_REPLAY_FRACTION: '0',
+    });
+    const sessions = async () =>
+      Number(
+        ((await f.labeller.db.query(`SELECT count(*) AS n FROM simulator_sessions`)) as [{ n: string }])[0].n,
+      );
+    const sessionsBefore = await sessions();
+    const { body: job } = await rl('POST', '/v1/rl/jobs', {
+      template: 'trl-grpo',
+      hyperparameters: { maxSteps: GRPO_STEPS, batchSize: 2, numGenerations: 4, maxCompletionLength: 32 },
+    });
+    const done = await ended(job.id);
+    expect(done).toMatchObject({ status: 'succeeded', template: 'trl-grpo', runner: 'ray' });
+    // Prompts, not pairs: the verl export of the labelled turns, split by user.
+    expect(done.dataset).toMatchObject({ kind: 'verl', parent: { checkpointId: promoted.checkpointId } });
+    // The training pool's sentient profiles joined the chats' prompts (RLVER): their openers' replies were played
+    // to the eval-runner's simulated users, one session each, and rewarded by the emotion they left.
+    const profiles = readFileSync(path.join(ROOT, 'data/sentient/profiles.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() && JSON.parse(line).pool === 'train');
+    expect(done.output.data).toEqual({
+      trainPrompts: done.dataset.train.rows,
+      profilePrompts: profiles.length,
+      validationPrompts: done.dataset.validation.rows,
+    });
+    // Online: every step's rollouts were scored, with a spread inside their groups to learn from.
+    expect(done.metrics.curve).toHaveLength(done.output.metrics.steps);
+    for (const point of done.metrics.curve) {
+      expect(point).toMatchObject({ reward: expect.any(Number), rewardStd: expect.any(Number) });
+    }
+    const sentient = done.metrics.curve.flatMap((p: { sentientReward: number | null }) =>
+      p.sentientReward === null ? [] : [p.sentientReward],
+    );
+    expect(sentient.length).toBeGreaterThan(0);
+    for (const value of sentient) expect(value).toBeGreaterThanOrEqual(0);
+    expect((await sessions()) - sessionsBefore).toBeGreaterThanOrEqual(4);
+    // The parent's validation reward first (step 0), and a later step above it, within the KL budget.
+    expect(done.metrics.validation[0]).toMatchObject({ step: 0, klToParent: 0 });
+    const { selection } = done.output.metrics;
+    expect(selection).toMatchObject({ generalised: true, maxKl: 1 });
+    expect(selection.step).toBeGreaterThan(0);
+    expect(selection.valReward).toBeGreaterThan(done.metrics.validation[0].valReward);
+    // Built on the promoted checkpoint's adapter, served beside it, gated like any candidate, and put before users.
+    expect(done.output.parent).toEqual({
+      adapter: promoted.output.serving.adapterPath,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(await served()).toContain(done.checkpointId);
+    expect(done.gate).toMatchObject({ passed: true });
+    expect((await gw('GET', `/v1/experiments/${done.experimentId}`)).body).toMatchObject({
+      status: 'running',
+      arms: [
+        expect.objectContaining({ checkpointId: promoted.checkpointId }),
+        expect.objectContaining({ checkpointId: done.checkpointId }),
+      ],
+    });
+    // The service key reached the job as a file of the snapshot's folder, gone with it, never in the job's
+    // environment (which Ray keeps in its control store; its dashboard only hides the values).
+    const ray = await call(RAY_URL, 'GET', `/api/jobs/${done.externalId}`);
+    expect(JSON.stringify(ray.body)).not.toContain(f.key);
+    expect(Object.keys(ray.body.runtime_env.env_vars)).toEqual(
+      expect.arrayContaining(['ECHOLOOP_LABELLER_KEY_FILE', 'ECHOLOOP_SIMULATOR_KEY_FILE']),
+    );
+    expect(Object.keys(ray.body.runtime_env.env_vars)).not.toContain('ECHOLOOP_LABELLER_KEY');
+    expect(existsSync(done.dataset.dir)).toBe(false);
   }, 900_000);
 });

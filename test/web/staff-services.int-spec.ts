@@ -218,6 +218,51 @@ describe('web app: RL jobs and evaluations in the browser', () => {
     w.expectNoPageErrors();
   }, 120_000);
 
+  it("shows an online GRPO job's validation by its own measure, the reward, against the parent's at step 0", async () => {
+    const [grpo] = (await services.evals.db.query(
+      `INSERT INTO rl_jobs (status, trigger, template, runner, dataset, metrics, created_at, finished_at)
+       VALUES ('cancelled', 'manual', 'trl-grpo', 'ray', $1, $2, now() - interval '3 hours', now() - interval '3 hours')
+       RETURNING id`,
+      [
+        JSON.stringify({ id: 'ds-3', kind: 'verl', train: { rows: 30 }, validation: { rows: 8 } }),
+        JSON.stringify({
+          curve: [1, 2, 3, 4].map((step) => ({ stage: 'train', step, loss: -0.01 * step, reward: 0.5 })),
+          validation: [0, 4].map((step) => ({
+            stage: 'validate',
+            step,
+            valReward: step === 0 ? 0.55 : 0.625,
+            valRewardStd: 0.2,
+            klToParent: step / 100,
+          })),
+          selection: {
+            generalised: true,
+            reason: "validation reward 0.6250 at step 4, the parent's 0.5500",
+            step: 4,
+            maxKl: 1,
+            stoppedBy: null,
+          },
+        }),
+      ],
+    )) as { id: string }[];
+    const { email } = await w.account(['user', 'experimenter']);
+    await w.signIn(email);
+    await page.goto(`${w.fixture.gateway.url}/rl-jobs/${grpo!.id}`);
+    const validation = page.getByRole('region', { name: 'Validation' });
+    await validation.getByRole('columnheader', { name: 'Reward', exact: true }).waitFor();
+    expect(await validation.getByRole('columnheader').allTextContents()).toEqual([
+      'Step',
+      'Reward',
+      'Reward spread',
+      'KL to parent',
+    ]);
+    expect(await validation.getByRole('row', { name: /\(kept\)/ }).textContent()).toMatch(
+      /^4 \(kept\)0\.625/,
+    );
+    await page.getByText(/Kept step 4: validation reward 0\.6250 at step 4, the parent's 0\.5500/).waitFor();
+    await w.expectAccessible();
+    w.expectNoPageErrors();
+  }, 60_000);
+
   it('keeps RL jobs and evaluations from a plain user', async () => {
     const { email, token } = await w.account(['user']);
     await w.signIn(email);

@@ -40,6 +40,12 @@ export const orchestratorEnv = serviceEnv
      * template trains on them (0, the default: CPU, as on this stack). The local runner ignores it.
      */
     RL_JOB_GPUS: z.coerce.number().min(0).max(64).default(0),
+    /**
+     * trl-grpo: the sentient profiles whose training pool's openers join the prompts, each reply rewarded by the
+     * simulated user's emotion after it (RLVER; the eval-runner's simulator, which must read the same file); empty:
+     * real chats only.
+     */
+    RL_GRPO_PROFILES: z.string().default('data/sentient/profiles.jsonl'),
     /** Passes over the training pairs; RL_MAX_STEPS caps the steps they make. */
     RL_EPOCHS: z.coerce.number().gt(0).max(100).default(3),
     /** Evaluations without a better validation step before training stops. */

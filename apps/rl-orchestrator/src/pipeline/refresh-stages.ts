@@ -108,6 +108,7 @@ export class RefreshStages {
         baseGguf: path.resolve(this.env.RL_BASE_GGUF),
         datasetId: snapshot.id,
         parentAdapter: snapshot.parent.adapterPath,
+        profilesFile: this.env.RL_GRPO_PROFILES ? path.resolve(this.env.RL_GRPO_PROFILES) : null,
         threads: this.env.RL_TRAIN_THREADS,
         hyperparameters: {
           ...(this.env.RL_LEARNING_RATE !== undefined && { learningRate: this.env.RL_LEARNING_RATE }),
@@ -124,24 +125,29 @@ export class RefreshStages {
         HF_HUB_OFFLINE: '1',
         TRANSFORMERS_OFFLINE: '1',
         ...(this.env.ECHOLOOP_CACHE_DIR && { ECHOLOOP_CACHE_DIR: path.resolve(this.env.ECHOLOOP_CACHE_DIR) }),
-        ...(template(job).scoresWithLabeller && (await this.labellerAccess(snapshot.dir))),
+        ...(template(job).rewardedLive && (await this.rewardServices(snapshot.dir))),
       },
       logFile: path.join(outputDir, 'job.log'),
     });
   }
 
   /**
-   * The labeller's address and a file holding the service key, for a template rewarded by it while it runs. The key
-   * goes in a file of the snapshot's folder (readable by its owner alone, deleted with the snapshot when the job
-   * ends), never in the job's environment, which Ray's dashboard shows to anyone who can reach it.
+   * The addresses of the services that reward a live template's rollouts (the labeller, the eval-runner's
+   * simulator) and a file holding the service key. The key goes in a file of the snapshot's folder (readable by its
+   * owner alone, deleted with the snapshot when the job ends), never in the job's environment, which Ray keeps in
+   * its control store and shows (values hidden) on its dashboard.
    */
-  private async labellerAccess(snapshotDir: string): Promise<Record<string, string>> {
+  private async rewardServices(snapshotDir: string): Promise<Record<string, string>> {
     const key = this.env.SERVICE_API_KEY;
-    if (!key)
-      throw new JobFailure('not_configured', 'SERVICE_API_KEY is needed to score rollouts with the labeller');
-    const keyFile = path.join(snapshotDir, '.labeller-key');
+    if (!key) throw new JobFailure('not_configured', 'SERVICE_API_KEY is needed to reward rollouts live');
+    const keyFile = path.join(snapshotDir, '.service-key');
     await writeFile(keyFile, key, { mode: 0o600 });
-    return { ECHOLOOP_LABELLER_URL: this.env.LABELLER_URL, ECHOLOOP_LABELLER_KEY_FILE: keyFile };
+    return {
+      ECHOLOOP_LABELLER_URL: this.env.LABELLER_URL,
+      ECHOLOOP_LABELLER_KEY_FILE: keyFile,
+      ECHOLOOP_SIMULATOR_URL: this.env.EVAL_RUNNER_URL,
+      ECHOLOOP_SIMULATOR_KEY_FILE: keyFile,
+    };
   }
 
   /** One look at the running job: its curve and log tail, and its output manifest once it succeeded. */

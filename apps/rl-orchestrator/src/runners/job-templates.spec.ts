@@ -7,6 +7,7 @@ const context: TemplateContext = {
   baseGguf: '/models/base.gguf',
   datasetId: 's1',
   parentAdapter: '/rl/jobs/j0/adapter',
+  profilesFile: '/repo/data/sentient/profiles.jsonl',
   threads: 1,
   hyperparameters: {
     maxSteps: 4,
@@ -28,12 +29,14 @@ const flag = (argv: string[], name: string) => {
 describe('job templates', () => {
   it('trl-grpo trains on the verl export, is rewarded by the labeller and takes the group settings', () => {
     const grpo = JOB_TEMPLATES['trl-grpo'];
-    expect(grpo).toMatchObject({ datasetKind: 'verl', producesAdapter: true, scoresWithLabeller: true });
+    expect(grpo).toMatchObject({ datasetKind: 'verl', producesAdapter: true, rewardedLive: true });
     const argv = grpo.argv(context);
     expect(argv.slice(0, 3)).toEqual(['/venv/bin/python', '-m', 'echoloop_train.trl_grpo']);
     expect([flag(argv, '--num-generations'), flag(argv, '--max-completion-length')]).toEqual(['4', '32']);
     expect(flag(argv, '--parent-adapter')).toBe('/rl/jobs/j0/adapter');
     expect(flag(argv, '--max-kl')).toBe('1');
+    expect(flag(argv, '--profiles')).toBe('/repo/data/sentient/profiles.jsonl');
+    expect(grpo.argv({ ...context, profilesFile: null })).not.toContain('--profiles');
   });
 
   it('trl-dpo and trl-grpo share the snapshot, base, parent, budget and trust region flags; only GRPO samples', () => {
@@ -43,10 +46,11 @@ describe('job templates', () => {
       expect(flag(dpo, name)).toBe(flag(grpo, name));
     }
     expect(flag(dpo, '--num-generations')).toBeUndefined();
-    expect(JOB_TEMPLATES['trl-dpo'].scoresWithLabeller).toBe(false);
+    expect(flag(dpo, '--profiles')).toBeUndefined();
+    expect(JOB_TEMPLATES['trl-dpo'].rewardedLive).toBe(false);
   });
 
   it('verl-grpo renders a config and leaves nothing to serve', () => {
-    expect(JOB_TEMPLATES['verl-grpo']).toMatchObject({ producesAdapter: false, scoresWithLabeller: false });
+    expect(JOB_TEMPLATES['verl-grpo']).toMatchObject({ producesAdapter: false, rewardedLive: false });
   });
 });

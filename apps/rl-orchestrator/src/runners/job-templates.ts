@@ -35,6 +35,8 @@ export interface TemplateContext {
   datasetId: string;
   /** The parent checkpoint's adapter, trained further; none: a fresh adapter on the base. */
   parentAdapter: string | null;
+  /** Sentient profiles whose training pool's openers are played to the simulator (trl-grpo); none: chats only. */
+  profilesFile: string | null;
   /** CPU threads; unset: the job's own default (every core). */
   threads: number | undefined;
   hyperparameters: Hyperparameters & { maxSteps: number; epochs: number; patience: number; maxKl: number };
@@ -44,8 +46,11 @@ export interface JobTemplate {
   datasetKind: DatasetKind;
   /** Whether a successful job leaves an adapter to serve (a rendered-only template does not). */
   producesAdapter: boolean;
-  /** Whether its rewards come from the labeller while it runs (the job is given its address and a key). */
-  scoresWithLabeller: boolean;
+  /**
+   * Whether its rewards come from the services while it runs: the labeller, and the eval-runner's simulator when
+   * profiles are given (the job is given their addresses and a key).
+   */
+  rewardedLive: boolean;
   argv(context: TemplateContext): string[];
 }
 
@@ -87,23 +92,24 @@ export const JOB_TEMPLATES: Record<RlTemplateName, JobTemplate> = {
   'trl-dpo': {
     datasetKind: 'preferences',
     producesAdapter: true,
-    scoresWithLabeller: false,
+    rewardedLive: false,
     argv: (c) => trlArgv('echoloop_train.trl_dpo', c),
   },
   'trl-grpo': {
     datasetKind: 'verl',
     producesAdapter: true,
-    scoresWithLabeller: true,
+    rewardedLive: true,
     argv: (c) => [
       ...trlArgv('echoloop_train.trl_grpo', c),
       ...optional('--num-generations', c.hyperparameters.numGenerations),
       ...optional('--max-completion-length', c.hyperparameters.maxCompletionLength),
+      ...(c.profilesFile ? ['--profiles', c.profilesFile] : []),
     ],
   },
   'verl-grpo': {
     datasetKind: 'verl',
     producesAdapter: false,
-    scoresWithLabeller: false,
+    rewardedLive: false,
     argv: (c) => [
       c.python,
       '-m',

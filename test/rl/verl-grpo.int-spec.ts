@@ -88,7 +88,7 @@ describe('verl-grpo: reward function and rendered interaction on the live servic
       },
     ).catch((error: { stdout: string; stderr: string }) => error);
     // Every test ran: none skipped for want of a live service.
-    expect(result.stderr).toMatch(/Ran 11 tests[\s\S]*\nOK\s*$/);
+    expect(result.stderr).toMatch(/Ran 12 tests[\s\S]*\nOK\s*$/);
     expect(result.stderr).not.toMatch(/skipped/);
     // The reward function reached the labeller's scoring endpoint, not only the judge fixture's defaults.
     const scored = labeller.judge.requests.filter((r) => JSON.stringify(r.body).includes('whatever'));

@@ -534,7 +534,7 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     expect(refused.reason).toMatch(/repeated_(sentences|ngrams) significantly worse/);
   }, 900_000);
 
-  it('trl-grpo: replies sampled from the policy and scored by the labeller train an adapter that is served, gated and tried', async () => {
+  it('trl-grpo: replies sampled from the policy, rewarded by the labeller and the simulated users, train an adapter that is served, gated and tried', async () => {
     // New users who kept the warm reply, and only them (the drills' users withdrew their consent, nothing older is
     // replayed), beside the 16 profiles' openers; the graded judge gives a group's replies different rewards.
     f.labeller.judge.setReply(warmthJudge);

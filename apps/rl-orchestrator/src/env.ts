@@ -41,9 +41,9 @@ export const orchestratorEnv = serviceEnv
      */
     RL_JOB_GPUS: z.coerce.number().min(0).max(64).default(0),
     /**
-     * trl-grpo: the sentient profiles whose training pool's openers join the prompts, each reply rewarded by the
-     * simulated user's emotion after it (RLVER; the eval-runner's simulator, which must read the same file); empty:
-     * real chats only.
+     * The GRPO templates: the sentient profiles whose training pool's openers join the prompts, played by the
+     * eval-runner's simulator, which must read the same file (trl-grpo: each reply rewarded by the simulated user's
+     * emotion after it, RLVER; verl-grpo: rows for its sentient-user interaction); empty: real chats only.
      */
     RL_GRPO_PROFILES: z.string().default('data/sentient/profiles.jsonl'),
     /** Passes over the training pairs; RL_MAX_STEPS caps the steps they make. */

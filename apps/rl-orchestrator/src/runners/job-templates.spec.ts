@@ -50,7 +50,10 @@ describe('job templates', () => {
     expect(JOB_TEMPLATES['trl-dpo'].rewardedLive).toBe(false);
   });
 
-  it('verl-grpo renders a config and leaves nothing to serve', () => {
-    expect(JOB_TEMPLATES['verl-grpo']).toMatchObject({ producesAdapter: false, rewardedLive: false });
+  it('verl-grpo renders a config, with the profiles its sentient user plays, and leaves nothing to serve', () => {
+    const verl = JOB_TEMPLATES['verl-grpo'];
+    expect(verl).toMatchObject({ producesAdapter: false, rewardedLive: false });
+    expect(flag(verl.argv(context), '--profiles')).toBe('/repo/data/sentient/profiles.jsonl');
+    expect(verl.argv({ ...context, profilesFile: null })).not.toContain('--profiles');
   });
 });

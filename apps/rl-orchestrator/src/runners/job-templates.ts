@@ -35,7 +35,7 @@ export interface TemplateContext {
   datasetId: string;
   /** The parent checkpoint's adapter, trained further; none: a fresh adapter on the base. */
   parentAdapter: string | null;
-  /** Sentient profiles whose training pool's openers are played to the simulator (trl-grpo); none: chats only. */
+  /** Sentient profiles whose training pool's openers the simulator plays (the GRPO templates); none: chats only. */
   profilesFile: string | null;
   /** CPU threads; unset: the job's own default (every core). */
   threads: number | undefined;
@@ -122,6 +122,8 @@ export const JOB_TEMPLATES: Record<RlTemplateName, JobTemplate> = {
       c.datasetId,
       '--max-steps',
       String(c.hyperparameters.maxSteps),
+      // The training pool's openers become rows played by the sentient user (its interaction, multi-turn).
+      ...(c.profilesFile ? ['--profiles', c.profilesFile] : []),
     ],
   },
 };

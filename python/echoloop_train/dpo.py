@@ -9,9 +9,9 @@ from .metrics import DPO_VALIDATION_KEYS
 from .policy import (
     StepCallback,
     TrainOutcome,
+    TrainSettings,
     ValidationCallback,
     load_policy,
-    manifest_fields,
     on_cuda,
     train_selecting,
     trainer_arguments,
@@ -21,23 +21,8 @@ from .selection import StepSelector, TrainingPlan
 
 
 @dataclass(frozen=True)
-class DpoSettings:
-    max_steps: int
-    epochs: float
-    patience: int
-    max_kl: float
-    eval_every: int | None
-    batch_size: int
-    learning_rate: float
-    beta: float
-    lora_r: int
-    lora_alpha: int
+class DpoSettings(TrainSettings):
     max_length: int
-    seed: int
-    threads: int
-
-    def as_manifest(self) -> dict[str, Any]:
-        return manifest_fields(self)
 
 
 def dpo_arguments(settings: DpoSettings, plan: TrainingPlan, output_dir: str, *, cuda: bool, cuda_bf16: bool) -> dict[str, Any]:

@@ -11,9 +11,9 @@ from .metrics import GRPO_VALIDATION_KEYS
 from .policy import (
     StepCallback,
     TrainOutcome,
+    TrainSettings,
     ValidationCallback,
     load_policy,
-    manifest_fields,
     on_cuda,
     train_selecting,
     trainer_arguments,
@@ -32,26 +32,11 @@ Reward = Callable[[list[list[Message]], list[str], list[str | None]], list[float
 
 
 @dataclass(frozen=True)
-class GrpoSettings:
-    max_steps: int
-    epochs: float
-    patience: int
-    max_kl: float
-    eval_every: int | None
-    batch_size: int
-    """Prompts per step; each is answered `num_generations` times."""
+class GrpoSettings(TrainSettings):
     num_generations: int
+    """Replies sampled per prompt (the group); `batch_size` counts prompts."""
     max_completion_length: int
-    learning_rate: float
-    beta: float
     temperature: float
-    lora_r: int
-    lora_alpha: int
-    seed: int
-    threads: int
-
-    def as_manifest(self) -> dict[str, Any]:
-        return manifest_fields(self)
 
 
 def grpo_arguments(

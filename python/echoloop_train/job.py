@@ -10,11 +10,10 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .base_model import ensure_hf_base
 from .cache import REPO_ROOT, file_sha256
-from .policy import TrainOutcome
+from .policy import TrainOutcome, TrainSettings
 from .manifest import Adapter, BaseModel, build_manifest, parent_of, peak_rss_mb, write_json_atomic
 from .metrics import append_jsonl, metric_record, summarize
 from .progress import emit_manifest, emit_progress
@@ -54,7 +53,7 @@ def add_common_arguments(parser: argparse.ArgumentParser, *, epochs: float, lear
     parser.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)))
 
 
-def check_common(settings: Any) -> None:
+def check_common(settings: TrainSettings) -> None:
     """The checks every template's settings pass (a bad value exits 2 before torch loads)."""
     for name in ("max_steps", "patience", "batch_size", "lora_r", "lora_alpha", "threads"):
         if getattr(settings, name) < 1:
@@ -86,7 +85,7 @@ class Template:
 def run(
     template: Template,
     args: argparse.Namespace,
-    settings: Any,
+    settings: TrainSettings,
     rows: tuple[int, int],
     data: dict[str, int],
     parent: Path | None,

@@ -39,14 +39,31 @@ def settings_of(cls: type, args: Any) -> Any:
     return cls(**{f.name: getattr(args, f.name) for f in fields(cls)})
 
 
-def manifest_fields(settings: Any) -> dict[str, Any]:
-    """A settings dataclass as the manifest's `hyperparameters` (camelCase keys)."""
+@dataclass(frozen=True)
+class TrainSettings:
+    """What every trl template is tuned by (each flag of the same name); a template's settings add their own."""
 
-    def camel(name: str) -> str:
-        head, *rest = name.split("_")
-        return head + "".join(part.title() for part in rest)
+    max_steps: int
+    epochs: float
+    patience: int
+    max_kl: float
+    eval_every: int | None
+    batch_size: int
+    learning_rate: float
+    beta: float
+    lora_r: int
+    lora_alpha: int
+    seed: int
+    threads: int
 
-    return {camel(key): value for key, value in asdict(settings).items()}
+    def as_manifest(self) -> dict[str, Any]:
+        """The manifest's `hyperparameters` (camelCase keys)."""
+
+        def camel(name: str) -> str:
+            head, *rest = name.split("_")
+            return head + "".join(part.title() for part in rest)
+
+        return {camel(key): value for key, value in asdict(self).items()}
 
 
 def load_policy(

@@ -25,7 +25,7 @@ from functools import partial
 from pathlib import Path
 
 from echoloop_verl.grpo_template import TemplateError, read_training_profiles
-from echoloop_verl.reward_fn import composites, reply_item
+from echoloop_verl.reward_fn import composites, reply_item, service_key
 from echoloop_verl.simulator_client import SimulatorClient
 
 from . import job
@@ -92,13 +92,11 @@ def sentient_reward(simulator: SimulatorClient) -> Callable[..., list[float | No
     return sentient
 
 
-def _key(name: str) -> str:
+def _checked_key(name: str) -> str:
     path = os.environ.get(f"{name}_KEY_FILE", "")
-    if path:
-        if not Path(path).is_file():
-            raise InvalidInput(f"{name}_KEY_FILE {path} does not exist")
-        return Path(path).read_text(encoding="utf-8").strip()
-    return os.environ.get(f"{name}_KEY", "")
+    if path and not Path(path).is_file():
+        raise InvalidInput(f"{name}_KEY_FILE {path} does not exist")
+    return service_key(name)
 
 
 def openers(path: Path) -> list[Prompt]:
@@ -120,7 +118,7 @@ def prepare(argv: list[str] | None) -> Callable[[], Path]:
     parent = job.checked_inputs(args)
     if not os.environ.get("ECHOLOOP_LABELLER_URL"):
         raise InvalidInput("ECHOLOOP_LABELLER_URL is not set: the rewards come from the reward labeller")
-    _key("ECHOLOOP_LABELLER")
+    _checked_key("ECHOLOOP_LABELLER")
     chats = [{**p, "profile": None} for p in load_prompts(args.snapshot / "train.jsonl")]
     validation = [{**p, "profile": None} for p in load_prompts(args.snapshot / "validation.jsonl")]
     rewards = {"labeller": labeller_reward}
@@ -130,7 +128,7 @@ def prepare(argv: list[str] | None) -> Callable[[], Path]:
         if not url:
             raise InvalidInput("ECHOLOOP_SIMULATOR_URL is not set: --profiles are played by the eval-runner's simulator")
         profiled = openers(args.profiles)
-        rewards["sentient"] = sentient_reward(SimulatorClient(url, _key("ECHOLOOP_SIMULATOR")))
+        rewards["sentient"] = sentient_reward(SimulatorClient(url, _checked_key("ECHOLOOP_SIMULATOR")))
     prompts = chats + profiled
     trainer = partial(train, prompts, validation, settings=settings, parent_adapter=parent, rewards=rewards)
     counts = {"trainPrompts": len(chats), "profilePrompts": len(profiled), "validationPrompts": len(validation)}

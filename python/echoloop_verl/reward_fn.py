@@ -106,12 +106,13 @@ def _chars(item: dict[str, Any]) -> int:
     )
 
 
-def _api_key() -> str:
-    path = os.environ.get("ECHOLOOP_LABELLER_KEY_FILE", "")
+def service_key(name: str = "ECHOLOOP_LABELLER") -> str:
+    """A service's API key: the file `<name>_KEY_FILE` names, else `<name>_KEY` ("" when neither is set)."""
+    path = os.environ.get(f"{name}_KEY_FILE", "")
     if path:
         with open(path, encoding="utf-8") as f:
             return f.read().strip()
-    return os.environ.get("ECHOLOOP_LABELLER_KEY", "")
+    return os.environ.get(f"{name}_KEY", "")
 
 
 def _post(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -126,7 +127,7 @@ def _post(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
             base_url + "/v1/rewards/score",
             data=data,
             method="POST",
-            headers={"content-type": "application/json", "x-api-key": _api_key()},
+            headers={"content-type": "application/json", "x-api-key": service_key()},
         )
         try:
             with urllib.request.urlopen(request, timeout=timeout_s) as response:

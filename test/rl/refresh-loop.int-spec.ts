@@ -468,8 +468,8 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
   /**
    * A refresh on new users who all kept the worse reply, built on the promoted default with nothing replayed. Its
    * validation users kept the worse reply too, so training finds it generalised, and it stays within the trust
-   * region (a candidate that repeats one sentence drifted about 0.2 nats per token here, within the budget of 1):
-   * the gate's held-out measures are what stands between it and users. Resolves to the ended job once refused.
+   * region (a candidate that repeats one sentence drifted about 0.2 nats per token at 8 steps here, within the
+   * budget of 1): the gate's held-out measures are what stands between it and users. Resolves to the ended job.
    */
   let drillUsers: string[] = [];
   const badRefresh = async (kept: Kept) => {

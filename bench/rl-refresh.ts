@@ -2,7 +2,7 @@
 // import tools) and tables each stage's and each refresh phase's wall time and peak RSS (training job, model server,
 // Ray head, orchestrator). Prints the tables and writes bench/results/rl-refresh.json.
 //
-//   npm run bench:rl-refresh -- [--users 20] [--steps 24] ...   (any flag of ./echoloop loop; needs the stack)
+//   npm run bench:rl-refresh -- [--generations 1] [--users 12] [--steps 24] ...   (any flag of ./echoloop loop; needs the stack)
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,9 +44,10 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine: 'this machine (see nproc / free): the stack, the apps and the training job share it',
     args: process.argv.slice(2),
-    data: loop.data,
-    training: loop.training,
-    refreshSeconds: loop.stages.find((s: Row) => s.stage === 'refresh')?.wallSeconds,
+    generations: loop.generations,
+    refreshSeconds: loop.stages
+      .filter((s: Row) => s.stage.endsWith(' refresh'))
+      .map((s: Row) => s.wallSeconds),
     stages: loop.stages,
     refreshPhases: loop.refreshPhases,
   };

@@ -23,6 +23,8 @@ import { SharedDailyQuota1795311700000 } from './1795311700000-SharedDailyQuota'
 import { NumberedUserTurns1795311800000 } from './1795311800000-NumberedUserTurns';
 import { ReplyParentIndex1795311900000 } from './1795311900000-ReplyParentIndex';
 import { AdapterPlacements1795312000000 } from './1795312000000-AdapterPlacements';
+import { EvaluationMaxTurns1795312100000 } from './1795312100000-EvaluationMaxTurns';
+import { SimulatedUsers1795312200000 } from './1795312200000-SimulatedUsers';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -51,4 +53,6 @@ export const MIGRATIONS = [
   NumberedUserTurns1795311800000,
   ReplyParentIndex1795311900000,
   AdapterPlacements1795312000000,
+  EvaluationMaxTurns1795312100000,
+  SimulatedUsers1795312200000,
 ];

@@ -350,6 +350,38 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
     await consent(refusing, false);
   });
 
+  it("a simulated user's turns are in no export of people, and only in the simulated population's", async () => {
+    const simulated = (value: boolean) =>
+      f.db.query(`UPDATE users SET simulated = $2 WHERE id = $1`, [consenting.userId, value]);
+    const exported = async (population?: 'people' | 'simulated') => {
+      const { dir, manifest } = await exportDataset({
+        db: f.db,
+        kind: 'turns',
+        format: 'jsonl',
+        filters: population ? { population } : {},
+        outDir: out,
+        privacy: { pseudonymKey: KEY },
+        consentDefault: false,
+      });
+      return { text: await readFile(path.join(dir, 'turns.jsonl'), 'utf8'), manifest };
+    };
+    await simulated(true);
+    try {
+      for (const people of [await exported(), await exported('people')]) {
+        expect(people.text).not.toContain(pseudonymize(KEY, consenting.userId));
+        expect(people.manifest.rows).toBe(0);
+      }
+      const sims = await exported('simulated');
+      expect(sims.text).toContain(pseudonymize(KEY, consenting.userId));
+      expect(sims.manifest.rows).toBe(3);
+      // The manifest says which population the dataset holds.
+      expect(sims.manifest.filters).toMatchObject({ population: 'simulated' });
+    } finally {
+      await simulated(false);
+    }
+    expect((await exported()).text).toContain(pseudonymize(KEY, consenting.userId));
+  });
+
   it('plans an export’s query on PostgreSQL: a filter value it cannot compare is a data exception, which POST refuses', async () => {
     const source = new LabelledTurnsSource(f.db);
     // Past the API's date-time type on purpose: the plan is the defence behind it.

@@ -170,6 +170,33 @@ describe('web app: admins (users, API keys, card import) and who may open the st
     w.expectNoPageErrors();
   }, 120_000);
 
+  it("marks the RL loop's simulated users as simulated in the user list and on their page, and nobody else", async () => {
+    const admin = await w.account(['user', 'admin']);
+    const person = await w.account(['user']);
+    const simulated = await w.account(['user']);
+    await fixture.db.query('UPDATE users SET simulated = true WHERE email = $1', [simulated.email]);
+
+    await w.signIn(admin.email);
+    await page.goto(url('/users'));
+    const badgeIn = async (email: string) => {
+      await page.getByLabel('Email contains').fill(email);
+      await page.getByRole('button', { name: 'Search' }).click();
+      const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: email }) });
+      await row.waitFor();
+      return row.getByText('simulated', { exact: true }).count();
+    };
+    expect(await badgeIn(simulated.email)).toBe(1);
+    expect(await badgeIn(person.email)).toBe(0);
+    await badgeIn(simulated.email);
+    expect(
+      (await fixture.http(admin.token, 'GET', `/v1/users/${await userId(simulated.email)}`)).body,
+    ).toMatchObject({ simulated: true });
+    await page.getByRole('link', { name: simulated.email }).click();
+    await page.getByText('simulated', { exact: true }).waitFor();
+    await w.expectAccessible();
+    w.expectNoPageErrors();
+  }, 120_000);
+
   it('lets an admin create an API key, shows its secret once, rotates it and revokes it', async () => {
     const admin = await w.account(['user', 'analyst', 'admin']);
     const withKey = (secret: string) =>

@@ -1,6 +1,6 @@
 import { rlTemplateName } from '@echoloop/contracts';
 import { flag, port, serviceEnv } from '@echoloop/config';
-import { requireKeyInProduction } from '@echoloop/datasets';
+import { POPULATIONS, requireKeyInProduction } from '@echoloop/datasets';
 import { checkpointEndpointEnv } from '@echoloop/platform';
 import { z } from 'zod';
 import { GATE_CHECK_NAMES } from './gate/gate-checks';
@@ -91,6 +91,8 @@ export const orchestratorEnv = serviceEnv
     RL_SPLIT_SEED: z.string().min(1).default('echoloop-users-v1'),
     /** The share of the data older than the parent's snapshot replayed in a refresh that builds on a parent. */
     RL_REPLAY_FRACTION: z.coerce.number().min(0).max(1).default(0.25),
+    /** Whose turns refreshes count and train on: people's, or (the RL loop's orchestrator) simulated users'. */
+    RL_POPULATION: z.enum(POPULATIONS).default('people'),
     RL_JOB_POLL_SECONDS: seconds(2),
     /** `false`: this replica serves the API and triggers but drives no job (maintenance, an API-only replica). */
     RL_DRIVE_JOBS: flag(true),

@@ -3,6 +3,9 @@ import { z } from 'zod';
 
 const score = z.coerce.number().min(-1).max(1);
 
+export const POPULATIONS = ['people', 'simulated'] as const;
+export type Population = (typeof POPULATIONS)[number];
+
 /** Which labelled turns a dataset holds: the same filters for exports, the CLI, `GET /v1/turns` and RL snapshots. */
 export const datasetFilters = z
   .object({
@@ -43,8 +46,18 @@ export const datasetFilters = z
       .regex(/^[a-z]{2,3}$/)
       .optional()
       .describe('The language the live persona inferred for the user (ISO 639)'),
+    population: z
+      .enum(POPULATIONS)
+      .optional()
+      .describe(
+        "Whose turns: people's (when unset) or the RL loop's simulated users'; one population per dataset, never both",
+      ),
   })
   .strict();
+
+/** The clause over `users u` of a population: people unless the simulated users are asked for by name. */
+export const populationClause = (population: Population | undefined): string =>
+  population === 'simulated' ? 'u.simulated' : 'NOT u.simulated';
 
 export type DatasetFilters = z.infer<typeof datasetFilters>;
 

@@ -18,25 +18,32 @@ export const fmt = (n: number | null | undefined, digits = 4): string =>
   n === null || n === undefined ? '-' : n.toFixed(digits);
 
 /**
- * The refresh: the threshold's job (or one started by hand when the threshold was not reached), followed from
- * status to status, its training curve as it grows, until it ends. Throws with the reason and the logs' tail unless
- * it succeeded.
+ * The refresh: the threshold's job (or one started by hand when the threshold was not reached), newer than the
+ * `previous` generation's, followed from status to status, its training curve as it grows, until it ends. Throws
+ * with the reason and the logs' tail unless it succeeded, shipped nothing honestly, or the gate refused it.
  */
 export async function followRefresh(
   config: LoopConfig,
   orchestrator: string,
   key: string,
   stages: StageRunner,
+  generation: { index: number; previousJob: string | undefined },
 ): Promise<RlJob> {
   const rl = <T>(method: string, route: string, body?: unknown) =>
     call<T>(orchestrator, method, route, { key, ...(body !== undefined && { body }) });
   const latest = async () => (await rl<{ items: RlJob[] }>('GET', '/v1/rl/jobs?limit=1')).items[0];
 
   // Give the threshold poller two rounds to see the last labels.
-  const triggered = await waitFor(latest, {
-    timeoutMs: (config.thresholdPollSeconds * 2 + 3) * 1_000,
-    intervalMs: 500,
-  }).catch(() => undefined);
+  const triggered = await waitFor(
+    async () => {
+      const job = await latest();
+      return job?.id !== generation.previousJob && job;
+    },
+    {
+      timeoutMs: (config.thresholdPollSeconds * 2 + 3) * 1_000,
+      intervalMs: 500,
+    },
+  ).catch(() => undefined);
   let id = triggered?.id;
   if (!id) {
     const { newData, thresholds } = await rl<TriggerState>('GET', '/v1/rl/triggers');
@@ -45,8 +52,8 @@ export async function followRefresh(
       `threshold NOT reached: ${newData.pairs} new preference pairs < ${thresholds.pairs}; triggering by hand`,
     );
     const job = await rl<RlJob>('POST', '/v1/rl/jobs', {
-      note: `rl-loop: threshold not reached (${newData.pairs} pairs)`,
-      hyperparameters: { maxSteps: config.steps },
+      note: `rl-loop generation ${generation.index}: threshold not reached (${newData.pairs} pairs)`,
+      hyperparameters: { maxSteps: config.steps, seed: generation.index },
     });
     id = job.id;
     say('refresh', `started by hand: job ${id}`);
@@ -61,6 +68,10 @@ export async function followRefresh(
   if (job.gate) printGate(job.gate);
   if (shippedNothingHonestly(job)) {
     say('refresh', `nothing shipped, a correct outcome: ${job.reason}`);
+    return job;
+  }
+  if ((job.reason ?? '').startsWith('gate_failed')) {
+    say('refresh', `the gate refused the candidate: it is retired, the default stays`);
     return job;
   }
   if (job.status !== 'succeeded') {
@@ -107,18 +118,17 @@ export async function followJob(
   return job;
 }
 
-/** Training that learnt nothing holding on other users says so and ships nothing: not a failure of the loop. */
-export const shippedNothingHonestly = (job: RlJob): boolean =>
-  job.status === 'skipped' && (job.reason ?? '').startsWith('not_generalised');
+/** Too little data, or training that learnt nothing holding on other users: it says so and ships nothing. */
+export const shippedNothingHonestly = (job: RlJob): boolean => job.status === 'skipped';
 
-let datasetShown = false;
+const datasetShown = new Set<string>();
 function printDataset(job: RlJob): void {
-  if (datasetShown || !job.dataset) return;
-  datasetShown = true;
+  if (datasetShown.has(job.id) || !job.dataset) return;
+  datasetShown.add(job.id);
   const { train, validation, heldout, export: all, id } = job.dataset;
   say(
     'refresh',
-    `snapshot ${id}: ${all.rows} pairs, ${train.rows} train / ${validation?.rows ?? 0} validation / ${heldout.rows} held out`,
+    `snapshot ${id}: ${all?.rows ?? 0} pairs, ${train?.rows ?? 0} train / ${validation?.rows ?? 0} validation / ${heldout?.rows ?? 0} held out`,
   );
 }
 

@@ -7,12 +7,13 @@ export interface RlJob {
   checkpointId: string | null;
   experimentId: string | null;
   createdAt: string;
+  /** A refresh skipped before its split (too little data) has only some of these. */
   dataset: {
     id: string;
-    train: { rows: number };
+    train?: { rows: number };
     validation?: { rows: number };
-    heldout: { rows: number };
-    export: { rows: number };
+    heldout?: { rows: number };
+    export?: { rows: number };
     parent?: { checkpointId: string; jobId: string | null };
     replay?: { kept: number };
   } | null;

@@ -1,7 +1,6 @@
 import { type AppProcess, startApp, uniqueName } from '@echoloop/testing';
 import path from 'node:path';
 import type { LoopConfig } from './config';
-import { LEXICON_MODEL, startLexiconJudges } from './lexicon-judges';
 import type { LoopDatabase } from './database';
 import { ROOT, say } from './output';
 import type { Stack } from './stack';
@@ -15,7 +14,6 @@ export interface Services {
 
 /** Every app this loop started, so that an exit at any point stops them. */
 const started: AppProcess[] = [];
-const stoppers: (() => Promise<void>)[] = [];
 
 async function start(name: string, env: Record<string, string>): Promise<AppProcess> {
   const app = await startApp(name, { KAFKA_CLIENT_ID: uniqueName(`loop-${name}`), ...env }, 120_000);
@@ -26,30 +24,25 @@ async function start(name: string, env: Record<string, string>): Promise<AppProc
 
 export async function stopServices(): Promise<void> {
   await Promise.allSettled(started.splice(0).map((app) => app.stop()));
-  await Promise.allSettled(stoppers.splice(0).map((stop) => stop()));
 }
 
-/** The four apps on the loop's database and the stack's vLLM engine, as child processes on free ports. */
+/** The four apps on the stack's database and vLLM engine, as child processes on free ports. */
 export async function startServices(config: LoopConfig, data: LoopDatabase, stack: Stack): Promise<Services> {
   const base = { DATABASE_URL: data.url };
-  const judges =
-    config.judges === 'lexicon'
-      ? await startLexiconJudges().then((server) => {
-          stoppers.push(() => server.close());
-          say('services', `lexicon judges and simulated-user model on ${server.url}`);
-          return { url: server.url, model: LEXICON_MODEL };
-        })
-      : { url: config.modelUrl, model: config.baseModel };
-  // A fresh labeller group, so it labels this run's turns (older events name turns of other databases: skipped).
+  // The simulated users and the reward judges are the stack's engine itself: a 135M model plays them badly, and the
+  // loop's independent evaluation (independent-evaluation.ts) is what says whether anything was learnt.
+  const judges = { url: config.modelUrl, model: config.baseModel };
+  // `up`'s labeller's own consumer group (its app is stopped meanwhile): each turn is labelled once, and `up`'s
+  // labeller goes on after the loop from where the loop's left.
   const labeller = await start('reward-labeller', {
     ...base,
-    LABELLER_GROUP_ID: uniqueName('rl-loop'),
     JUDGE_BASE_URL: judges.url,
     JUDGE_MODEL: judges.model,
     JUDGE_MAX_TOKENS: '160',
     JUDGE_TIMEOUT_MS: '120000',
-    // Simulated users say one thing and leave: their turns finish on leaving, not after the default 30 min.
-    LEAVE_AFTER_MS: '5000',
+    // A simulated user answers within a simulator call or two (20-60 s here) and leaves when the simulator ends its
+    // conversation: its turns finish 90 s after its last message, not after the default 30 min.
+    LEAVE_AFTER_MS: '90000',
     LEAVE_SWEEP_MS: '1000',
   });
   const gateway = await start('chat-gateway', {
@@ -60,6 +53,10 @@ export async function startServices(config: LoopConfig, data: LoopDatabase, stac
     LLM_FIRST_TOKEN_TIMEOUT_MS: '120000',
     LLM_IDLE_TIMEOUT_MS: '60000',
     AUTH_ATTEMPTS_PER_MINUTE: '10000',
+    // The experiment is reviewed every 2 s and may decide from 3 users an arm (its always-valid test still has to
+    // be conclusive, which a handful of users rarely make it).
+    EXPERIMENT_GUARDRAIL_CHECK_MS: '2000',
+    EXPERIMENT_DECISION_MIN_USERS: '3',
   });
   const evalRunner = await start('eval-runner', {
     ...base,
@@ -91,13 +88,16 @@ export async function startServices(config: LoopConfig, data: LoopDatabase, stac
     RL_MIN_VALIDATION_PAIRS: String(config.minValidationPairs),
     RL_MAX_STEPS: String(config.steps),
     RL_JOB_POLL_SECONDS: '1',
-    // A CPU plays few profiles: intervals this narrow-sampled bound only large losses (the report shows them).
-    GATE_PROFILES: '2',
+    // The sentient check plays 10-turn conversations, minutes each on this CPU: off unless --gate-profiles asks
+    // (GATE_PROFILES=0 turns it off by configuration, and the gate's report says so).
+    GATE_PROFILES: String(config.gateProfiles),
     GATE_HELDOUT_ITEMS: '8',
     GATE_MIN_ITEMS: '2',
     EXPERIMENT_TRAFFIC_PERCENT: '50',
     // Every simulated user consents explicitly: the snapshot holds only those who did.
     TRAINING_CONSENT_DEFAULT: 'false',
+    // The loop's refreshes count and train on its simulated users alone, never on people's turns.
+    RL_POPULATION: 'simulated',
   });
   return { labeller, gateway, evalRunner, orchestrator };
 }

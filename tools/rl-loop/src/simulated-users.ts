@@ -1,5 +1,6 @@
 import type { SentientProfile } from '@echoloop/sentient';
 import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
 import { call } from './http';
 
 interface TurnReply {
@@ -12,7 +13,8 @@ interface SessionView {
   id: string;
   userMessage: string;
   score: number;
-  turnScore: number;
+  done: boolean;
+  endReason: string | null;
 }
 
 export interface Endpoints {
@@ -20,24 +22,38 @@ export interface Endpoints {
   evalRunner: string;
   apiKey: string;
   characterId: string;
+  /** The database, where each new account is marked simulated before it says anything. */
+  db: DataSource;
 }
 
 export interface UserOutcome {
   profileId: string;
   conversationId: string;
-  scores: [number, number];
-  /** The alternative kept (0 or 1); none on a tie. */
+  /** How the user felt after each first-turn alternative; null where the simulator failed to judge it. */
+  scores: [number | null, number | null];
+  /** The alternative kept (0 or 1); none on a tie or a failed judgement. */
   kept: 0 | 1 | null;
+  /** Replies the user got (the regeneration of the first not counted). */
+  turns: number;
+  /** The simulated user's emotion score at the start and after each reply it read. */
+  trajectory: number[];
+  /** Why the simulator ended the conversation; 'still talking' when the loop's turn cap ended it. */
+  endReason: string;
 }
 
-/** A new account that consented to training, with a conversation open with the companion. */
+/**
+ * A new account, marked simulated (so its data never passes for a person's), that consented to training, with a
+ * conversation open with the companion.
+ */
 export async function newUser(
   e: Endpoints,
   name: string,
 ): Promise<{ token: string; conversationId: string }> {
+  const email = `loop-${randomUUID()}@example.com`;
   const { accessToken: token } = await call<{ accessToken: string }>(e.gateway, 'POST', '/v1/auth/register', {
-    body: { email: `loop-${randomUUID()}@example.com`, password: 'correct horse battery', displayName: name },
+    body: { email, password: 'correct horse battery', displayName: name },
   });
+  await e.db.query(`UPDATE users SET simulated = true WHERE email = $1`, [email]);
   await call(e.gateway, 'PATCH', '/v1/me', { token, body: { trainingConsent: true } });
   const { id } = await call<{ id: string }>(e.gateway, 'POST', '/v1/conversations', {
     token,
@@ -52,41 +68,66 @@ export const sendMessage = (e: Endpoints, token: string, conversationId: string,
     body: { content, clientMessageId: randomUUID() },
   });
 
-/** How the simulated user feels after `reply` as its first answer (an empty reply is the worst). */
-async function judge(e: Endpoints, session: SessionView, reply: string): Promise<number> {
-  if (!reply.trim()) return -Infinity;
-  const next = await call<SessionView>(e.evalRunner, 'POST', `/v1/simulator/sessions/${session.id}/turns`, {
+/** The simulated user's next state after `reply` as its answer to turn `turn`. */
+const play = (e: Endpoints, session: SessionView, reply: string, turn: number) =>
+  call<SessionView>(e.evalRunner, 'POST', `/v1/simulator/sessions/${session.id}/turns`, {
     key: e.apiKey,
-    body: { reply, turn: 1 },
+    body: { reply, turn },
   });
-  return next.score;
-}
 
 /**
- * One simulated user: the profile's opener through the gateway, one regeneration (two alternatives), each played to
- * its own simulator session of the same profile, and the alternative that moved the user more kept as a swipe.
+ * One simulated user, a multi-turn conversation driven by the sentient simulator's emotion state. Turn 1: the
+ * profile's opener through the gateway and one regeneration, each reply played to its own simulator session of the
+ * same profile; the one that moved the user more is kept as a swipe and its session goes on. Then the user says
+ * what the simulator makes them say next, until the simulator ends the conversation (a goodbye, an emotion at either
+ * end) or `maxTurns` replies were taken.
  */
-export async function simulateUser(e: Endpoints, profile: SentientProfile): Promise<UserOutcome> {
+export async function simulateUser(
+  e: Endpoints,
+  profile: SentientProfile,
+  maxTurns: number,
+): Promise<UserOutcome> {
   const open = () =>
     call<SessionView>(e.evalRunner, 'POST', '/v1/simulator/sessions', {
       key: e.apiKey,
-      body: { profileId: profile.id },
+      body: { profileId: profile.id, maxTurns },
     });
-  const first = await open();
+  const [first, second] = [await open(), await open()];
   const { token, conversationId } = await newUser(e, profile.persona.name);
   const a = await sendMessage(e, token, conversationId, first.userMessage);
   const b = await call<TurnReply>(e.gateway, 'POST', `/v1/messages/${a.replyId}/regenerate`, { token });
-  const second = await open();
-  const scores: [number, number] = [
-    await judge(e, first, a.reply.content),
-    await judge(e, second, b.reply.content),
+  // An empty reply cannot be played: it is the worst the user could get.
+  const playFirst = (session: SessionView, turn: TurnReply) =>
+    turn.reply.content.trim() ? play(e, session, turn.reply.content, 1) : Promise.resolve(null);
+  const judged = await Promise.all([playFirst(first, a), playFirst(second, b)]);
+  // A simulator that could not read its own answer ended the session with 'error': it judged nothing.
+  const scores = judged.map((s) => (s === null ? -Infinity : s.endReason === 'error' ? null : s.score)) as [
+    number | null,
+    number | null,
   ];
-  const kept = scores[0] === scores[1] ? null : scores[0] > scores[1] ? 0 : 1;
+  const [sa, sb] = scores;
+  const kept = sa === null || sb === null || sa === sb ? null : sa > sb ? 0 : 1;
   if (kept !== null) {
-    const id = kept === 0 ? a.replyId : b.replyId;
-    await call(e.gateway, 'POST', `/v1/messages/${id}/select`, { token });
+    await call(e.gateway, 'POST', `/v1/messages/${(kept === 0 ? a : b).replyId}/select`, { token });
   }
-  return { profileId: profile.id, conversationId, scores, kept };
+  let session = judged[kept ?? 0] ?? null;
+  const trajectory = [first.score, ...(session ? [session.score] : [])];
+  let turns = 1;
+  while (session && !session.done && turns < maxTurns) {
+    const next = await sendMessage(e, token, conversationId, session.userMessage);
+    turns += 1;
+    session = next.reply.content.trim() ? await play(e, session, next.reply.content, turns) : null;
+    if (session) trajectory.push(session.score);
+  }
+  return {
+    profileId: profile.id,
+    conversationId,
+    scores,
+    kept,
+    turns,
+    trajectory,
+    endReason: session?.endReason ?? (session ? 'still talking' : 'empty reply'),
+  };
 }
 
 /** Runs `work` over `items`, `concurrency` at a time, in order of start. */

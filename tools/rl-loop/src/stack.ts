@@ -32,3 +32,28 @@ export async function ensureStack(baseGguf: string): Promise<Stack> {
   say('stack', `base GGUF: ${baseGguf}`);
   return { python, baseGguf };
 }
+
+/**
+ * `up`'s apps, when they run, would label, review and reconcile the loop's data beside the loop's own apps (which
+ * run with the loop's thresholds): they are stopped for the run, and the returned function starts them again, so
+ * the web app shows what the loop left.
+ */
+export async function pauseUpApps(): Promise<() => Promise<void>> {
+  const status = await bash('tools/stack/apps.sh', 'status').then(
+    ({ stdout }) => stdout,
+    (error: { stdout?: string }) => error.stdout ?? '',
+  );
+  if (!/^\S+\s+up\b/m.test(status)) return async () => undefined;
+  say(
+    'stack',
+    "stopping `up`'s apps while the loop runs its own (tools/stack/apps.sh down); they start again after",
+  );
+  await bash('tools/stack/apps.sh', 'down');
+  return async () => {
+    say(
+      'stack',
+      "starting `up`'s apps again (tools/stack/apps.sh up): the web app shows the loop's jobs and users",
+    );
+    await bash('tools/stack/apps.sh', 'up');
+  };
+}

@@ -87,6 +87,7 @@ function user(email: string, disabledAt: Date | null = null): UserEntity {
     roles: ['user'],
     disabledAt,
     trainingConsent: null,
+    simulated: false,
     createdAt: new Date('2026-01-01T00:00:00Z'),
     updatedAt: new Date('2026-01-01T00:00:00Z'),
   };

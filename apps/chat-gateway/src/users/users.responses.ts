@@ -9,6 +9,7 @@ export const userResponse = z.object({
   roles: z.array(z.enum(ROLES)),
   disabled: z.boolean(),
   disabledAt: z.iso.datetime().nullable(),
+  simulated: z.boolean().describe("The RL loop's simulated user, not a person"),
   createdAt: z.iso.datetime(),
 });
 

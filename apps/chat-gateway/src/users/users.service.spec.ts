@@ -19,6 +19,7 @@ function account(id: string, roles: Role[], disabledAt: Date | null = null): Use
     roles,
     disabledAt,
     trainingConsent: null,
+    simulated: false,
     createdAt: new Date('2026-01-01T00:00:00Z'),
     updatedAt: new Date('2026-01-01T00:00:00Z'),
   };

@@ -14,6 +14,7 @@ export interface UserView {
   roles: string[];
   disabled: boolean;
   disabledAt: Date | null;
+  simulated: boolean;
   createdAt: Date;
 }
 
@@ -26,6 +27,7 @@ export function userView(user: UserEntity): UserView {
     roles: canonicalRoles(user.roles),
     disabled: user.disabledAt !== null,
     disabledAt: user.disabledAt,
+    simulated: user.simulated,
     createdAt: user.createdAt,
   };
 }

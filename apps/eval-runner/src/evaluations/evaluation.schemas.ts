@@ -16,6 +16,8 @@ export const createEvaluationSchema = z
     profiles: z.array(id()).min(1).max(500).optional(),
     pool: z.enum(['benchmark', 'train']).default('benchmark'),
     limit: z.number().int().min(1).max(500).optional(),
+    /** At most this many policy turns per conversation (a short run); default: the mode's own stop rule. */
+    maxTurns: z.number().int().min(1).max(45).optional(),
   })
   .strict();
 export type CreateEvaluationInput = z.infer<typeof createEvaluationSchema>;

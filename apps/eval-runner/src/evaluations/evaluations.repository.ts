@@ -9,7 +9,7 @@ import type { ListEvaluationsQuery } from './evaluation.schemas';
 /** The columns a new evaluation is created with; the database fills the rest (id, status running, times). */
 export type NewEvaluation = Pick<
   EvaluationEntity,
-  'checkpointId' | 'suite' | 'profileIds' | 'policy' | 'simulator' | 'mode' | 'judge'
+  'checkpointId' | 'suite' | 'profileIds' | 'policy' | 'simulator' | 'mode' | 'judge' | 'maxTurns'
 >;
 
 /** Evaluations, their episodes (through the episode store) and the checkpoints they evaluate. */

@@ -59,6 +59,7 @@ const evaluationRow = (fields: Partial<NewEvaluation> = {}): NewEvaluation => ({
   simulator: { baseUrl: 'http://127.0.0.1:18000/v1', model: 'sim' },
   mode: 'sage',
   judge: null,
+  maxTurns: null,
   ...fields,
 });
 
@@ -206,6 +207,25 @@ describe('EvaluationsService', () => {
       model: 'sim',
     });
     expect(judge).toBeUndefined();
+  });
+
+  it('caps every conversation at maxTurns policy turns when asked, and keeps the cap with the run', async () => {
+    const { evaluations, store } = await setUp();
+    store.checkpoints.set('rl-1', checkpoint());
+    const turns = async (overrides: object) => {
+      const created = await evaluations.create(create(overrides));
+      await store.ended(created.id);
+      const episodes = [...store.episodeRows.get(created.id)!.values()];
+      return { row: store.evaluations.get(created.id)!, turns: episodes.map((e) => e.turns) };
+    };
+
+    const full = await turns({});
+    const short = await turns({ maxTurns: 2 });
+
+    expect(full.row.maxTurns).toBeNull();
+    expect(Math.min(...full.turns)).toBeGreaterThan(2);
+    expect(short.row.maxTurns).toBe(2);
+    expect(short.turns).toEqual([2, 2, 2]);
   });
 
   it('pins the judge too for an EPM run, and chooses only the named profiles', async () => {

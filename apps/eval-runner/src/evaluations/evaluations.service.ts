@@ -75,6 +75,7 @@ export class EvaluationsService implements OnApplicationBootstrap {
       simulator: { baseUrl: this.env.SIMULATOR_BASE_URL, model: this.env.SIMULATOR_MODEL },
       mode: input.mode,
       judge: input.mode === 'epm' ? { baseUrl: this.env.JUDGE_BASE_URL, model: this.env.JUDGE_MODEL } : null,
+      maxTurns: input.maxTurns ?? null,
     });
     this.start(evaluation);
     return evaluation;
@@ -171,6 +172,7 @@ export class EvaluationsService implements OnApplicationBootstrap {
       deps: episodeDeps(policy, simulator, this.catalog.card, judge),
       store: this.evaluations.episodes(evaluation.id),
       mode: evaluation.mode,
+      ...(evaluation.maxTurns !== null && { maxPolicyTurns: evaluation.maxTurns }),
       concurrency: this.env.EVAL_CONCURRENCY,
     });
     const { report } = await this.report(evaluation.id);

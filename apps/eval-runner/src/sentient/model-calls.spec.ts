@@ -1,6 +1,9 @@
+import type { CharacterCard } from '@echoloop/character-cards';
 import type { ChatMessage } from '@echoloop/llm';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { type FakeVllm, startFakeVllm } from '@echoloop/testing';
-import { conversationSeed, simulatorDeps } from './model-calls';
+import { conversationSeed, episodeDeps, simulatorDeps } from './model-calls';
 
 const FORMAT = { type: 'json_schema', json_schema: { name: 'x', schema: {}, strict: true } } as const;
 const said = (reply: string): ChatMessage[] => [
@@ -43,5 +46,42 @@ describe('the simulated user seeds its sampling by the conversation', () => {
     expect(seeds[0]).toEqual(expect.any(Number));
     expect(seeds[1]).toBe(seeds[0]);
     expect(seeds[2]).not.toBe(seeds[0]);
+  });
+
+  it("seeds the policy's call by what it is shown too: two checkpoints answer the same history from the same draws", async () => {
+    const policy = await startFakeVllm({ model: 'default', reply: () => 'I hear you.' });
+    try {
+      await fetch(`${policy.url}/load_lora_adapter`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ lora_name: 'candidate', lora_path: '/adapters/candidate' }),
+      });
+      const target = (model: string) => ({
+        baseUrl: policy.url,
+        apiKey: 'k',
+        model,
+        contextTokens: 2048,
+        maxTokens: 32,
+      });
+      const card = JSON.parse(
+        readFileSync(path.join(__dirname, '../../../../data/characters/echo.card.json'), 'utf8'),
+      ) as CharacterCard;
+      const history = (text: string): ChatMessage[] => [{ role: 'user', content: text }];
+      for (const model of ['candidate', 'default']) {
+        const deps = episodeDeps(target(model), target('simulator'), card)();
+        await deps.policy(history('I moved and I know nobody.'));
+        await deps.policy(history('My cat died.'));
+      }
+      const seeds = policy.requests
+        .filter((r) => r.path.endsWith('/chat/completions'))
+        .map((r) => r.body as { model: string; seed?: number });
+      expect(seeds.map((r) => r.model)).toEqual(['candidate', 'candidate', 'default', 'default']);
+      expect(seeds[0]?.seed).toEqual(expect.any(Number));
+      expect(seeds[2]?.seed).toBe(seeds[0]?.seed);
+      expect(seeds[3]?.seed).toBe(seeds[1]?.seed);
+      expect(seeds[1]?.seed).not.toBe(seeds[0]?.seed);
+    } finally {
+      await policy.close();
+    }
   });
 });

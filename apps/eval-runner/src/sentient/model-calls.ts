@@ -38,13 +38,14 @@ function clientFor(target: ModelTarget): ChatModelClient {
 }
 
 /**
- * The sampling seed of a simulator call: a hash of everything it is shown. Two checkpoints playing the same profile
- * meet the same simulated user until their replies differ, so the benchmark compares them on the same ground
- * (its difference is paired per profile) instead of on two draws of the user's mood.
+ * The sampling seed of a model call: a hash of everything it is shown (and the output format asked for). Two
+ * checkpoints playing the same profile meet the same simulated user until their replies differ, and answer the same
+ * history from the same random draws (common random numbers), so the benchmark compares them on the same ground (its
+ * difference is paired per profile) instead of on two draws of the user's mood and of the sampler.
  */
-export function conversationSeed(messages: readonly ChatMessage[], format: ResponseFormat): number {
+export function conversationSeed(messages: readonly ChatMessage[], format?: ResponseFormat): number {
   const digest = createHash('sha256')
-    .update(JSON.stringify([messages, format]))
+    .update(JSON.stringify(format ? [messages, format] : [messages]))
     .digest();
   return digest.readUInt32BE(0) & 0x7fffffff;
 }
@@ -130,6 +131,7 @@ export function episodeDeps(
           maxTokens: policy.maxTokens,
           stop,
           priority: MODEL_PRIORITY.scoring,
+          seed: conversationSeed(prompt.messages),
           ...(policy.temperature !== undefined && { temperature: policy.temperature }),
         });
         return cutAtFirstStop(reply.text, stop);

@@ -76,7 +76,7 @@ export class SnapshotBuilder {
         id,
         kind,
         format: 'jsonl',
-        filters,
+        filters: { ...filters, population: this.env.RL_POPULATION },
         outDir: root,
         privacy: { pseudonymKey: pseudonymKey(this.env) },
         consentDefault: this.env.TRAINING_CONSENT_DEFAULT,

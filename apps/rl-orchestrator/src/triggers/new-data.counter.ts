@@ -13,7 +13,7 @@ export class NewDataCounter {
 
   turns(since: Date | null): Promise<number> {
     return this.labelled.countTurns({
-      filters: since ? { from: since.toISOString() } : {},
+      filters: { population: this.env.RL_POPULATION, ...(since && { from: since.toISOString() }) },
       consentDefault: this.env.TRAINING_CONSENT_DEFAULT,
       alternativesOnly: false,
       byMessage: false,
@@ -23,7 +23,7 @@ export class NewDataCounter {
   pairs(since: Date | null): Promise<number> {
     return this.labelled.countRecords({
       kind: 'preferences',
-      filters: since ? { from: since.toISOString() } : {},
+      filters: { population: this.env.RL_POPULATION, ...(since && { from: since.toISOString() }) },
       consentDefault: this.env.TRAINING_CONSENT_DEFAULT,
       privacy: { pseudonymKey: pseudonymKey(this.env) },
     });

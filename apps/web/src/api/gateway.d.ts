@@ -3405,6 +3405,11 @@ export interface operations {
             liveEmotionDeltaMin?: number;
             liveEmotionMax?: number;
             liveEmotionMin?: number;
+            /**
+             * @description Whose turns: people's (when unset) or the RL loop's simulated users'; one population per dataset, never both
+             * @enum {string}
+             */
+            population?: 'people' | 'simulated';
             starsMax?: number;
             starsMin?: number;
             /** @enum {string} */
@@ -4214,6 +4219,7 @@ export interface operations {
         liveEmotionDeltaMin?: number;
         liveEmotionMax?: number;
         liveEmotionMin?: number;
+        population?: 'people' | 'simulated';
         starsMax?: number;
         starsMin?: number;
         thumb?: 'up' | 'down';
@@ -4326,6 +4332,8 @@ export interface operations {
               /** Format: uuid */
               id: string;
               roles: ('user' | 'experimenter' | 'analyst' | 'admin')[];
+              /** @description The RL loop's simulated user, not a person */
+              simulated: boolean;
             }[];
             /** @description Pass as `offset` for the next page; null on the last one */
             nextOffset: number | null;
@@ -4367,6 +4375,8 @@ export interface operations {
             /** Format: uuid */
             id: string;
             roles: ('user' | 'experimenter' | 'analyst' | 'admin')[];
+            /** @description The RL loop's simulated user, not a person */
+            simulated: boolean;
           };
         };
       };
@@ -4413,6 +4423,8 @@ export interface operations {
             /** Format: uuid */
             id: string;
             roles: ('user' | 'experimenter' | 'analyst' | 'admin')[];
+            /** @description The RL loop's simulated user, not a person */
+            simulated: boolean;
           };
         };
       };

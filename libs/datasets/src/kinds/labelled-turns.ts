@@ -1,6 +1,6 @@
 import { compositeReward, DEFAULT_REWARD_CONFIG, type RewardComponent } from '@echoloop/rewards';
 import type { DataSource } from 'typeorm';
-import { type DatasetFilters, filterClause } from '../filters';
+import { type DatasetFilters, filterClause, populationClause } from '../filters';
 import { streamRows } from '../stream-rows';
 
 /** A labelled turn as stored, with the labels of one labeller version. */
@@ -61,7 +61,7 @@ function where(query: TurnQuery) {
           WHERE cardinality(a.labelled_versions) > 0 GROUP BY a.user_message_id HAVING count(*) > 1)`
     : '';
   return {
-    sql: `COALESCE(u.training_consent, $1) AND ${filter.sql}${alternatives}`,
+    sql: `COALESCE(u.training_consent, $1) AND ${populationClause(query.filters.population)} AND ${filter.sql}${alternatives}`,
     params: [query.consentDefault, ...filter.params],
     version: filter.version,
   };

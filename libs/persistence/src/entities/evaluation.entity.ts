@@ -49,6 +49,10 @@ export class EvaluationEntity {
   @Column({ type: 'jsonb', nullable: true })
   judge!: PinnedModel | null;
 
+  /** At most this many policy turns per conversation; null: the mode's own stop rule. */
+  @Column({ name: 'max_turns', type: 'integer', nullable: true })
+  maxTurns!: number | null;
+
   @Column({ type: 'text', default: 'running' })
   status!: EvaluationStatus;
 

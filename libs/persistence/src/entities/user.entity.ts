@@ -33,6 +33,13 @@ export class UserEntity {
   @Column({ name: 'training_consent', type: 'boolean', nullable: true })
   trainingConsent!: boolean | null;
 
+  /**
+   * A simulated user (the RL loop's, played by the sentient simulator), never a person: its turns stay out of
+   * exports, turn listings and RL datasets unless they ask for the simulated population by name.
+   */
+  @Column({ type: 'boolean', default: false })
+  simulated!: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

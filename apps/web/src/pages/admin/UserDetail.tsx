@@ -5,6 +5,7 @@ import { RolesEditor } from './RolesEditor';
 import type { User } from './UserList';
 import { AppLink } from '../../ui/AppLink';
 import { ConfirmAction } from '../../ui/ConfirmAction';
+import { StatusBadge } from '../../ui/StatusBadge';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { when } from '../../ui/format';
 
@@ -77,7 +78,15 @@ export function UserDetail({ id: userId }: { id: string }) {
         <>
           <dl className="admin-facts">
             <dt>Email</dt>
-            <dd>{user.email}</dd>
+            <dd>
+              {user.email}
+              {user.simulated && (
+                <>
+                  {' '}
+                  <StatusBadge status="simulated" />
+                </>
+              )}
+            </dd>
             <dt>Status</dt>
             <dd>
               <span className={user.disabled ? 'status status-disabled' : 'status'}>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, errorMessage, type Reply } from '../../api/client';
 import { type Role, ROLES } from './admin-common';
 import { AppLink } from '../../ui/AppLink';
+import { StatusBadge } from '../../ui/StatusBadge';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { when } from '../../ui/format';
 import { DataTable } from '../../ui/DataTable';
@@ -113,7 +114,15 @@ export function UserList() {
               <td>
                 <AppLink to={`/users/${user.id}`}>{user.email}</AppLink>
               </td>
-              <td>{user.displayName}</td>
+              <td>
+                {user.displayName}
+                {user.simulated && (
+                  <>
+                    {' '}
+                    <StatusBadge status="simulated" />
+                  </>
+                )}
+              </td>
               <td>{user.roles.join(', ')}</td>
               <td>
                 <span className={user.disabled ? 'status status-disabled' : 'status'}>

@@ -2,6 +2,7 @@ import {
   gateOf,
   lineageOf,
   lossCurve,
+  populationOf,
   type RlJob,
   selectionOf,
   splitsOf,
@@ -41,6 +42,7 @@ export function JobResults({ job }: { job: RlJob }) {
   const measures = validationMeasuresOf(validation);
   const selection = selectionOf(job);
   const lineage = lineageOf(job);
+  const population = populationOf(job);
   const gate = gateOf(job);
   return (
     <>
@@ -78,6 +80,14 @@ export function JobResults({ job }: { job: RlJob }) {
           rows={[
             ...splits.map((s): [string, string] => [s.split, String(s.rows)]),
             ...scalarEntries(job.dataset).filter(([key]) => ['id', 'kind'].includes(key)),
+            ...(population
+              ? [
+                  [
+                    'Users',
+                    population === 'simulated' ? "simulated (the RL loop's), never people" : 'people',
+                  ] as [string, string],
+                ]
+              : []),
           ]}
         />
       ) : job.dataset ? (

@@ -200,6 +200,13 @@ export interface LineageView {
   servedRoots: string[];
 }
 
+/** Whose turns the job's snapshot holds: the RL loop's simulated users', or people's (the default). */
+export function populationOf(job: RlJob): 'people' | 'simulated' | null {
+  const manifest = (job.dataset as { export?: { filters?: { population?: unknown } } } | null)?.export;
+  if (!manifest) return null;
+  return manifest.filters?.population === 'simulated' ? 'simulated' : 'people';
+}
+
 export function lineageOf(job: RlJob): LineageView | null {
   const dataset = job.dataset as Record<string, unknown> | null;
   const parent = dataset?.['parent'] as Record<string, unknown> | undefined;

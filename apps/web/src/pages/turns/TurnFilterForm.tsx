@@ -132,6 +132,13 @@ export function TurnFilterForm({
       </div>
       <div className="form-row">
         <label>
+          Users
+          <select {...text('population')}>
+            <option value="">People</option>
+            <option value="simulated">Simulated (the RL loop&apos;s)</option>
+          </select>
+        </label>
+        <label>
           Thumb
           <select {...text('thumb')}>
             <option value="">Any</option>

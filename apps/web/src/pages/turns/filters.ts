@@ -30,6 +30,7 @@ const KEYS: Record<FilterKey, 'text' | 'number'> = {
   starsMax: 'number',
   trait: 'text',
   language: 'text',
+  population: 'text',
 };
 const FILTER_KEYS = Object.keys(KEYS) as FilterKey[];
 
@@ -93,6 +94,7 @@ const LABELS: Record<FilterKey, string> = {
   starsMax: 'stars ≤',
   trait: 'trait',
   language: 'language',
+  population: 'population',
 };
 
 /** "character Mira, empathy ≥ 0.5" (names from `names` where an id has one); '' when unfiltered. */

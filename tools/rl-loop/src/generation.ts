@@ -38,8 +38,9 @@ export interface GenerationContext {
   stages: StageRunner;
 }
 
-async function defaultCheckpoint(e: Endpoints): Promise<string> {
-  const { items } = await call<{ items: { id: string; isDefault: boolean }[] }>(
+/** The registry's default checkpoint: its id, and the name the engine serves it under. */
+export async function defaultCheckpoint(e: Endpoints): Promise<{ id: string; modelName: string }> {
+  const { items } = await call<{ items: { id: string; modelName: string; isDefault: boolean }[] }>(
     e.gateway,
     'GET',
     '/v1/checkpoints',
@@ -47,7 +48,7 @@ async function defaultCheckpoint(e: Endpoints): Promise<string> {
   );
   const found = items.find((c) => c.isDefault);
   if (!found) throw new Error('the registry has no default checkpoint');
-  return found.id;
+  return found;
 }
 
 /** `n` profiles of the training pool, starting where the last draw ended, so generations rotate through them. */
@@ -63,7 +64,7 @@ export async function runGeneration(
 ): Promise<Generation> {
   const { config, data, endpoints: e, stages } = ctx;
   const stage = (name: string) => `g${index} ${name}`;
-  const parent = await defaultCheckpoint(e);
+  const parent = (await defaultCheckpoint(e)).id;
   say(stage('users'), `default checkpoint ${parent}`);
 
   const users = await stages.run(stage('users'), async () => {
@@ -119,5 +120,5 @@ export async function runGeneration(
         ),
       )
     : null;
-  return { index, parent, users, job, evaluation, experiment, defaultAfter: await defaultCheckpoint(e) };
+  return { index, parent, users, job, evaluation, experiment, defaultAfter: (await defaultCheckpoint(e)).id };
 }

@@ -7,7 +7,7 @@
 // -> report (also written as JSON, with each stage's wall time and peak RSS).
 import { loopConfig } from './config';
 import { loopDatabase } from './database';
-import { type Generation, runGeneration } from './generation';
+import { defaultCheckpoint, type Generation, runGeneration } from './generation';
 import { errorText, say } from './output';
 import { trainProfiles } from './profiles';
 import { generationReport, greedy, type LoopReport, PROMPT, printReport, writeReport } from './report';
@@ -68,12 +68,12 @@ async function main(): Promise<void> {
     }
 
     const report: LoopReport = await stages.run('report', async () => {
-      const finalCheckpoint = generations.at(-1)?.defaultAfter ?? config.baseModel;
+      const final = await defaultCheckpoint(endpoints);
       const prompt = {
         text: PROMPT,
         base: await greedy(config.modelUrl, config.baseModel),
-        final: await greedy(config.modelUrl, finalCheckpoint),
-        finalCheckpoint,
+        final: await greedy(config.modelUrl, final.modelName),
+        finalCheckpoint: final.id,
       };
       return { ...partial(), finishedAt: new Date().toISOString(), prompt };
     });

@@ -102,6 +102,7 @@ describe('account administration', () => {
         roles: ['user'],
         disabled: false,
         disabledAt: null,
+        simulated: false,
         createdAt: expect.any(String),
       });
       const rest = await f.http(root.token, 'GET', `/v1/users?email=${tag}&limit=2&offset=2`);

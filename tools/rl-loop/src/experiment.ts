@@ -1,6 +1,5 @@
 import type { SentientProfile } from '@echoloop/sentient';
 import { waitFor } from '@echoloop/testing';
-import type { DataSource } from 'typeorm';
 import { call } from './http';
 import { waitLabelled } from './labelling';
 import { say } from './output';
@@ -28,7 +27,6 @@ interface ExperimentView {
  */
 export async function runExperiment(
   e: Endpoints,
-  db: DataSource,
   experimentId: string,
   users: SentientProfile[],
   options: { maxTurns: number; concurrency: number; reviewMs: number },
@@ -39,7 +37,7 @@ export async function runExperiment(
     say('experiment', `routed users ${++done}/${users.length}`);
     return outcome;
   });
-  await waitLabelled(db, outcomes);
+  await waitLabelled(e.db, outcomes);
   const get = () =>
     call<ExperimentView>(e.gateway, 'GET', `/v1/experiments/${experimentId}`, { key: e.apiKey });
   const decided = await waitFor(
@@ -63,7 +61,7 @@ export async function runExperiment(
     { key: e.apiKey },
   );
   const last = audit.items.at(-1);
-  const rows = (await db.query(
+  const rows = (await e.db.query(
     `SELECT checkpoint_id, count(*)::int AS n FROM messages
      WHERE conversation_id = ANY($1) AND role = 'assistant' AND parent_id IS NOT NULL
      GROUP BY checkpoint_id ORDER BY checkpoint_id`,

@@ -109,7 +109,6 @@ export async function runGeneration(
     ? await stages.run(stage('experiment'), () =>
         runExperiment(
           e,
-          data.db,
           job.experimentId as string,
           draw(ctx.profiles, config.routingUsers, history.drawn + config.users),
           {

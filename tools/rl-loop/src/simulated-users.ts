@@ -37,7 +37,7 @@ export interface UserOutcome {
   turns: number;
   /** The simulated user's emotion score at the start and after each reply it read. */
   trajectory: number[];
-  /** Why the simulator ended the conversation; 'still talking' when the loop's turn cap ended it. */
+  /** Why the simulator ended the conversation (max_turns at the loop's cap); 'empty reply' when the companion sent one. */
   endReason: string;
 }
 
@@ -113,7 +113,8 @@ export async function simulateUser(
   let session = judged[kept ?? 0] ?? null;
   const trajectory = [first.score, ...(session ? [session.score] : [])];
   let turns = 1;
-  while (session && !session.done && turns < maxTurns) {
+  // The simulator's session was opened with maxTurns: it ends the conversation at the cap itself.
+  while (session && !session.done) {
     const next = await sendMessage(e, token, conversationId, session.userMessage);
     turns += 1;
     session = next.reply.content.trim() ? await play(e, session, next.reply.content, turns) : null;
@@ -126,7 +127,7 @@ export async function simulateUser(
     kept,
     turns,
     trajectory,
-    endReason: session?.endReason ?? (session ? 'still talking' : 'empty reply'),
+    endReason: session?.endReason ?? 'empty reply',
   };
 }
 

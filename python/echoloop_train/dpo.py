@@ -25,7 +25,9 @@ class DpoSettings(TrainSettings):
     max_length: int
 
 
-def dpo_arguments(settings: DpoSettings, plan: TrainingPlan, output_dir: str, *, cuda: bool, cuda_bf16: bool) -> dict[str, Any]:
+def dpo_arguments(
+    settings: DpoSettings, plan: TrainingPlan, output_dir: str, *, cuda: bool, cuda_bf16: bool
+) -> dict[str, Any]:
     """TRL's DPOConfig arguments."""
     return {
         **trainer_arguments(settings, plan, output_dir, cuda=cuda, cuda_bf16=cuda_bf16),

@@ -29,6 +29,11 @@ EVAL_SEED = 1234
 # simulator, a profile's for the labeller) or nobody could judge it (left out of its group). `profiles`: the
 # sentient profile each prompt is the opener of, None for a real chat's prompt.
 Reward = Callable[[list[list[Message]], list[str], list[str | None]], list[float | None]]
+# The policy's own replies to chats, as it stands at the step (greedy, batched): what a reward that plays a
+# conversation on after the reply being scored answers the later turns with.
+Responder = Callable[[list[list[Message]]], list[str]]
+# A reward, given the responder (a one-turn reward ignores it).
+RewardSource = Callable[[Responder], Reward]
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,8 @@ class GrpoSettings(TrainSettings):
     """Replies sampled per prompt (the group); `batch_size` counts prompts."""
     max_completion_length: int
     temperature: float
+    sentient_turns: int
+    """Replies in each simulated conversation, the scored one first (the policy answers the others)."""
 
 
 def grpo_arguments(
@@ -56,6 +63,39 @@ def grpo_arguments(
     }
 
 
+class PolicyReplies:
+    """The Responder over the model being trained: set `model` once the trainer has wrapped it. Replies are greedy
+    (the continuation is the policy's best answer, not a second draw) and leave the model in the mode it was in."""
+
+    def __init__(self, tokenizer: Any, max_new_tokens: int) -> None:
+        self.tokenizer = tokenizer
+        self.max_new_tokens = max_new_tokens
+        self.model: Any = None
+
+    def __call__(self, chats: list[list[Message]]) -> list[str]:
+        import torch
+
+        if not chats:
+            return []
+        texts = [self.tokenizer.apply_chat_template(c, add_generation_prompt=True, tokenize=False) for c in chats]
+        batch = self.tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=False)
+        batch = {key: value.to(self.model.device) for key, value in batch.items()}
+        training = self.model.training
+        self.model.eval()
+        try:
+            with torch.no_grad():
+                out = self.model.generate(
+                    **batch,
+                    max_new_tokens=self.max_new_tokens,
+                    do_sample=False,
+                    pad_token_id=self.tokenizer.pad_token_id,
+                )
+        finally:
+            self.model.train(training)
+        start = batch["input_ids"].shape[1]
+        return [self.tokenizer.decode(row[start:], skip_special_tokens=True).strip() for row in out]
+
+
 def train(
     prompts: list[Prompt],
     validation: list[Prompt],
@@ -65,14 +105,15 @@ def train(
     plan: TrainingPlan,
     parent_adapter: Path | None,
     parent_id: str,
-    rewards: dict[str, Reward],
+    rewards: dict[str, RewardSource],
     on_step: StepCallback,
     on_validation: ValidationCallback,
 ) -> TrainOutcome:
     """Trains with an evaluation on `validation` first (the parent's own reward, step 0) and every
     `plan.eval_every` steps; the best step's adapter is saved into adapter_dir as it is found; training stops after
     `settings.patience` evaluations without a better one, or once its drift from the parent is over
-    `settings.max_kl`. With `parent_adapter`, its LoRA weights are trained further; otherwise a fresh LoRA."""
+    `settings.max_kl`. With `parent_adapter`, its LoRA weights are trained further; otherwise a fresh LoRA. Each
+    reward source is given the policy's own replies (PolicyReplies) for the turns after the one being scored."""
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
 
@@ -82,7 +123,9 @@ def train(
     )
 
     def reward_func(name: str, reward: Reward) -> Callable[..., list[float | None]]:
-        def scored(prompts: list[list[Message]], completions: list[list[Message]], **columns: Any) -> list[float | None]:
+        def scored(
+            prompts: list[list[Message]], completions: list[list[Message]], **columns: Any
+        ) -> list[float | None]:
             replies = [completion[-1]["content"] if completion else "" for completion in completions]
             return reward(prompts, replies, list(columns.get("profile") or [None] * len(replies)))
 
@@ -90,19 +133,27 @@ def train(
         scored.__name__ = name
         return scored
 
+    policy = PolicyReplies(tokenizer, settings.max_completion_length)
+
+    def trainer(callbacks: list[Any]) -> Any:
+        built = GRPOTrainer(
+            model=model,
+            reward_funcs=[reward_func(name, source(policy)) for name, source in rewards.items()],
+            args=config,
+            train_dataset=Dataset.from_list(prompts),
+            eval_dataset=Dataset.from_list(validation),
+            processing_class=tokenizer,
+            peft_config=lora,
+            callbacks=callbacks,
+        )
+        # The model TRL trains (with its LoRA applied), the one whose replies continue the conversations.
+        policy.model = built.model
+        return built
+
     with tempfile.TemporaryDirectory(prefix="trl-grpo-") as scratch:
         config = GRPOConfig(**grpo_arguments(settings, plan, scratch, **on_cuda()))
         return train_selecting(
-            lambda callbacks: GRPOTrainer(
-                model=model,
-                reward_funcs=[reward_func(name, reward) for name, reward in rewards.items()],
-                args=config,
-                train_dataset=Dataset.from_list(prompts),
-                eval_dataset=Dataset.from_list(validation),
-                processing_class=tokenizer,
-                peft_config=lora,
-                callbacks=callbacks,
-            ),
+            trainer,
             tokenizer,
             StepSelector(patience=settings.patience, max_kl=settings.max_kl, objective=RewardObjective()),
             adapter_dir=adapter_dir,

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from .base_model import ensure_hf_base
 from .cache import REPO_ROOT, file_sha256
-from .policy import TrainOutcome, TrainSettings
 from .manifest import Adapter, BaseModel, build_manifest, parent_of, peak_rss_mb, write_json_atomic
 from .metrics import append_jsonl, metric_record, summarize
+from .policy import TrainOutcome, TrainSettings
 from .progress import emit_manifest, emit_progress
 from .rows import InvalidInput
 from .selection import plan_training
@@ -33,7 +33,9 @@ def add_common_arguments(parser: argparse.ArgumentParser, *, epochs: float, lear
     parser.add_argument("--output", type=Path, required=True)
     parser.add_argument("--dataset-id", required=True)
     parser.add_argument("--base-gguf", type=Path, default=DEFAULT_BASE_GGUF)
-    parser.add_argument("--parent-adapter", type=Path, help="a PEFT adapter dir to train further (its refresh's parent)")
+    parser.add_argument(
+        "--parent-adapter", type=Path, help="a PEFT adapter dir to train further (its refresh's parent)"
+    )
     parser.add_argument("--max-steps", type=int, default=200, help="a ceiling on steps; --epochs sets them")
     parser.add_argument("--epochs", type=float, default=epochs)
     parser.add_argument("--patience", type=int, default=2, help="evaluations without a better one before stopping")

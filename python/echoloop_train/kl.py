@@ -2,8 +2,9 @@
 
 The parent samples one completion per prompt once, before training, with a fixed seed, and its next-token
 distributions along them are kept; at each evaluation the KL between the policy's and the parent's distributions is
-taken over the whole vocabulary at every completion position, and averaged over positions. Exact at each position (no sampling noise in the estimate), and the same positions for
-every step, so the curve is comparable within a job and, with the same prompts and seed, across generations.
+taken over the whole vocabulary at every completion position, and averaged over positions. Exact at each position
+(no sampling noise in the estimate), and the same positions for every step, so the curve is comparable within a job
+and, with the same prompts and seed, across generations.
 """
 
 import hashlib

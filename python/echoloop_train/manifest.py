@@ -4,7 +4,7 @@ import json
 import os
 import resource
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ def build_manifest(
     peak_rss_mb: float,
     created_at: datetime | None = None,
 ) -> dict[str, Any]:
-    created = created_at or datetime.now(timezone.utc)
+    created = created_at or datetime.now(UTC)
     return {
         "template": template,
         "datasetId": dataset_id,

@@ -75,7 +75,9 @@ def append_jsonl(path: Path, record: dict[str, Any]) -> None:
         f.write(json.dumps(record) + "\n")
 
 
-def summarize(records: list[dict[str, Any]], train_seconds: float, last_keys: tuple[str, ...] = ("rewardAccuracy",)) -> dict[str, Any]:
+def summarize(
+    records: list[dict[str, Any]], train_seconds: float, last_keys: tuple[str, ...] = ("rewardAccuracy",)
+) -> dict[str, Any]:
     """`last_keys`: the template's headline training measures, as of its last step."""
     last = records[-1] if records else {}
     return {

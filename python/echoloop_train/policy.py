@@ -179,7 +179,9 @@ def train_selecting(
     trainer = make_trainer([SelectBest()])
     # Its log dicts would mix with the ECHOLOOP_PROGRESS lines on stdout; SelectBest reports the same.
     trainer.remove_callback(PrinterCallback)
-    drift.append(ReferenceDrift.sample(trainer.model, tokenizer, load_reference_prompts(), KL_TOKENS, KL_SEED, parent_id))
+    drift.append(
+        ReferenceDrift.sample(trainer.model, tokenizer, load_reference_prompts(), KL_TOKENS, KL_SEED, parent_id)
+    )
     if baseline:
         seed_evaluation()
         trainer.evaluate()

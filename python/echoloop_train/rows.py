@@ -4,11 +4,18 @@
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NotRequired, TypedDict, TypeVar
 
 Message = dict[str, str]
 Pair = dict[str, list[Message]]
-Prompt = dict[str, list[Message]]
+
+
+class Prompt(TypedDict):
+    prompt: list[Message]
+    profile: NotRequired[str | None]
+    """GRPO: the sentient profile whose opener this is; None (or absent) for a real chat's prompt."""
+
+
 Row = TypeVar("Row")
 
 PROMPT_ROLES = ("system", "user", "assistant")

@@ -18,7 +18,9 @@ class TrainingPlan:
         return {"stepsPerEpoch": self.steps_per_epoch, "plannedSteps": self.steps, "evalEvery": self.eval_every}
 
 
-def plan_training(train_pairs: int, batch_size: int, epochs: float, max_steps: int, eval_every: int | None) -> TrainingPlan:
+def plan_training(
+    train_pairs: int, batch_size: int, epochs: float, max_steps: int, eval_every: int | None
+) -> TrainingPlan:
     """Steps scale with the data (`epochs` passes over it), capped at `max_steps`; two evaluations an epoch unless
     `eval_every` says otherwise, so early stopping can act within the first pass."""
     per_epoch = max(1, math.ceil(train_pairs / batch_size))

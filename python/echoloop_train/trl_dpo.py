@@ -16,9 +16,9 @@ from functools import partial
 from pathlib import Path
 
 from . import job
-from .policy import settings_of
 from .dpo import DpoSettings, train
 from .metrics import DPO_LOG_KEYS
+from .policy import settings_of
 from .rows import InvalidInput, load_pairs
 
 TEMPLATE = job.Template(name="trl-dpo", log_keys=DPO_LOG_KEYS, headline=("rewardAccuracy",))

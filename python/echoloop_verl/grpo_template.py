@@ -31,7 +31,7 @@ import argparse
 import json
 import shlex
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from uuid import uuid4
@@ -88,7 +88,7 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 def _read_parquet(path: Path) -> list[dict[str, Any]]:
     try:
-        import pyarrow.parquet as pq  # type: ignore[import-not-found]
+        import pyarrow.parquet as pq
     except ImportError:
         raise TemplateError(
             f"{path.name} is parquet and pyarrow is not installed here: export the snapshot as jsonl"
@@ -402,7 +402,7 @@ def render(args: argparse.Namespace) -> Path:
             {
                 "template": TEMPLATE,
                 "datasetId": manifest["id"],
-                "createdAt": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+                "createdAt": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
                 "rendered": ["grpo.yaml", "command.sh"],
                 "adapters": [],
                 "metrics": {},

@@ -220,5 +220,5 @@ def compute_score_batch(
     infos = list(extra_infos) if extra_infos is not None else [None] * len(solution_strs)
     if not len(solution_strs) == len(ground_truths) == len(infos):
         raise ValueError("solution_strs, ground_truths and extra_infos differ in length")
-    items = [_item(s, g, e) for s, g, e in zip(solution_strs, ground_truths, infos)]
+    items = [_item(s, g, e) for s, g, e in zip(solution_strs, ground_truths, infos, strict=True)]
     return score_items(items) if items else []

@@ -13,7 +13,7 @@ from echoloop_train.grpo import GrpoSettings, grpo_arguments
 from echoloop_train.metrics import GRPO_LOG_KEYS, GRPO_VALIDATION_KEYS, metric_record, validation_record
 from echoloop_train.rows import InvalidInput, load_prompts, to_prompt
 from echoloop_train.selection import RewardObjective, StepSelector, plan_training
-from echoloop_train.trl_grpo import labeller_reward, openers
+from echoloop_train.trl_grpo import labeller_reward, openers, sentient_reward
 
 PYTHON_DIR = Path(__file__).resolve().parents[1]
 PROFILES = PYTHON_DIR.parent / "data" / "sentient" / "profiles.jsonl"
@@ -44,6 +44,7 @@ SETTINGS = GrpoSettings(
     learning_rate=5e-3,
     beta=0.0,
     temperature=1.0,
+    sentient_turns=3,
     lora_r=8,
     lora_alpha=16,
     seed=0,
@@ -93,6 +94,77 @@ class RewardSourcesTest(unittest.TestCase):
         self.assertEqual(labeller_reward([[USER]], ["Hi."], ["p1"]), [None])
 
 
+class ScriptedSimulator:
+    """The eval-runner's simulator sessions as a script: each reply moves the user by +10 when it is warm ("sorry"),
+    -10 otherwise; the user leaves at `max_turns`, or says nothing the simulator can read once a reply says "boom"."""
+
+    def __init__(self) -> None:
+        self.sessions: dict[str, dict] = {}
+        self.replies: list[tuple[str, int, str]] = []
+
+    def open(self, profile_id: str, start_score: int | None = None, max_turns: int | None = None) -> dict:
+        sid = f"s{len(self.sessions)}"
+        self.sessions[sid] = {"id": sid, "score": 50, "turns": 0, "max": max_turns, "profile": profile_id}
+        return self.view(sid, done=False, end=None)
+
+    def reply(self, session_id: str, reply: str, turn: int) -> dict:
+        session = self.sessions[session_id]
+        assert turn == session["turns"] + 1, "a turn is never skipped nor taken twice"
+        self.replies.append((session["profile"], turn, reply))
+        session["turns"] = turn
+        if "boom" in reply:
+            return self.view(session_id, done=True, end="error")
+        session["score"] += 10 if "sorry" in reply.lower() else -10
+        done = turn == session["max"]
+        return self.view(session_id, done=done, end="max_turns" if done else None)
+
+    def view(self, sid: str, *, done: bool, end: str | None) -> dict:
+        session = self.sessions[sid]
+        return {
+            "id": sid,
+            "turns": session["turns"],
+            "done": done,
+            "endReason": end,
+            "userMessage": f"user message {session['turns'] + 1}",
+            "reward": max(session["score"] / 100, 0),
+        }
+
+
+class MultiTurnSentientRewardTest(unittest.TestCase):
+    def test_a_reply_is_worth_where_the_conversation_it_starts_ends(self) -> None:
+        simulator = ScriptedSimulator()
+        seen: list[list[dict]] = []
+
+        def policy(chats: list[list[dict]]) -> list[str]:
+            seen.extend(chats)
+            return ["I am sorry, tell me more." for _ in chats]
+
+        reward = sentient_reward(simulator, 3)(policy)  # type: ignore[arg-type]
+        opener = [{"role": "user", "content": "hi"}]
+        scores = reward(
+            [opener, [USER], opener, opener],
+            ["Sorry to hear that.", "That sounds hard.", "Whatever.", "  "],
+            ["p1", None, "p1", "p1"],
+        )
+        # Warm first reply then two warm policy replies: 50+30; cold first reply: 50-10+20; empty: nothing to send.
+        self.assertEqual(scores, [0.8, None, 0.6, 0.0])
+        self.assertEqual(sorted(turn for _, turn, _ in simulator.replies), [1, 1, 2, 2, 3, 3])
+        # The policy answered the whole conversation so far, ending with the simulated user's latest message.
+        self.assertEqual([m["content"] for m in seen[0]], ["hi", "Sorry to hear that.", "user message 2"])
+        self.assertEqual([m["role"] for m in seen[-1]], ["user", "assistant", "user", "assistant", "user"])
+
+    def test_one_turn_asks_the_policy_nothing_and_a_broken_session_is_left_out(self) -> None:
+        simulator = ScriptedSimulator()
+
+        def policy(chats: list[list[dict]]) -> list[str]:
+            raise AssertionError("one turn: only the scored reply is played")
+
+        scores = sentient_reward(simulator, 1)(policy)(  # type: ignore[arg-type]
+            [[USER], [USER]], ["boom", "So sorry."], ["p1", "p2"]
+        )
+        self.assertEqual(scores, [None, 0.6])
+
+
 class RewardSelectionTest(unittest.TestCase):
     def selector(self, patience: int = 2, max_kl: float = 1.0) -> StepSelector:
         return StepSelector(patience=patience, max_kl=max_kl, objective=RewardObjective())
@@ -135,7 +207,9 @@ class GrpoMetricsTest(unittest.TestCase):
         record = metric_record(2, logs, 3.0, GRPO_LOG_KEYS)
         assert record is not None
         self.assertEqual((record["reward"], record["rewardStd"], record["zeroStdShare"]), (0.25, 0.46, 0.5))
-        point = validation_record(2, {"eval_reward": 0.5, "eval_reward_std": float("nan")}, 0.01, 4.0, GRPO_VALIDATION_KEYS)
+        point = validation_record(
+            2, {"eval_reward": 0.5, "eval_reward_std": float("nan")}, 0.01, 4.0, GRPO_VALIDATION_KEYS
+        )
         self.assertEqual((point["valReward"], point["valRewardStd"], point["klToParent"]), (0.5, None, 0.01))
 
 
@@ -174,6 +248,7 @@ class GrpoCliInputTest(unittest.TestCase):
             for env, args, message in (
                 (labeller, ["--snapshot", str(bad)], "line 1: prompt must end with the user message"),
                 (labeller, ["--snapshot", str(good), "--num-generations", "1"], "--num-generations must be at least 2"),
+                (labeller, ["--snapshot", str(good), "--sentient-turns", "0"], "--sentient-turns must be from 1 to 45"),
                 ({"ECHOLOOP_LABELLER_URL": ""}, ["--snapshot", str(good)], "ECHOLOOP_LABELLER_URL is not set"),
                 (
                     {**labeller, "ECHOLOOP_LABELLER_KEY_FILE": str(Path(tmp) / "none")},

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from echoloop_train.cache import build_once
@@ -201,11 +201,11 @@ class DpoArgumentsTest(unittest.TestCase):
 
     def test_carries_the_job_settings(self) -> None:
         arguments = dpo_arguments(SETTINGS, PLAN, "/tmp/out", cuda=False, cuda_bf16=False)
-        expected = {"max_steps": 18, "per_device_train_batch_size": 2, "learning_rate": 5e-4, "beta": 0.1}
+        expected: dict[str, object] = {"max_steps": 18, "per_device_train_batch_size": 2, "learning_rate": 5e-4}
+        expected.update(beta=0.1)
         expected.update(max_length=256, eval_strategy="steps", eval_steps=3, save_strategy="no")
         expected.update(per_device_eval_batch_size=8, precompute_ref_log_probs=True)
         self.assertEqual({key: arguments[key] for key in expected}, expected)
-
 
     def test_precomputes_the_reference_only_for_a_run_that_sees_every_pair(self) -> None:
         short = plan_training(train_pairs=12, batch_size=2, epochs=3.0, max_steps=1, eval_every=None)
@@ -227,7 +227,7 @@ class ManifestTest(unittest.TestCase):
             data={"trainPairs": 12, "validationPairs": 4},
             parent={"adapter": "/rl/jobs/1/adapter", "sha256": "22"},
             peak_rss_mb=2402.84,
-            created_at=datetime(2026, 11, 25, 0, 22, 4, 107000, tzinfo=timezone.utc),
+            created_at=datetime(2026, 11, 25, 0, 22, 4, 107000, tzinfo=UTC),
         )
         self.assertEqual(manifest["template"], "trl-dpo")
         self.assertEqual(manifest["createdAt"], "2026-11-25T00:22:04.107Z")

@@ -2,7 +2,6 @@
 the rendered interaction config's sentient user for one episode against the eval-runner (started by
 test/rl/verl-grpo.int-spec.ts, whose scripted simulator warms ECHOLOOP_TEST_TRAIN_PROFILE by 10 a turn)."""
 
-import asyncio
 import importlib
 import importlib.util
 import json
@@ -23,7 +22,7 @@ def load_yaml(path: Path) -> Any:
     try:
         import yaml
     except ImportError:  # the template writes JSON, which is YAML, without PyYAML
-        return json.loads("\n".join(l for l in path.read_text().splitlines() if not l.startswith("#")))
+        return json.loads("\n".join(line for line in path.read_text().splitlines() if not line.startswith("#")))
     return yaml.safe_load(path.read_text())
 
 
@@ -105,9 +104,20 @@ class GrpoTemplateTest(unittest.TestCase):
     def test_renders_a_multi_turn_grpo_config_verl_can_run(self) -> None:
         out = self.tmp / "out"
         result = render(
-            "--snapshot", str(self.snapshot), "--output", str(out), "--profiles", str(self.profiles),
-            "--model-path", "/models/qwen", "--n-gpus", "4", "--max-steps", "20",
-            "--labeller-url", "http://labeller:3002",
+            "--snapshot",
+            str(self.snapshot),
+            "--output",
+            str(out),
+            "--profiles",
+            str(self.profiles),
+            "--model-path",
+            "/models/qwen",
+            "--n-gpus",
+            "4",
+            "--max-steps",
+            "20",
+            "--labeller-url",
+            "http://labeller:3002",
         )
         self.assertEqual(result.returncode, 0, result.stderr)
         last = result.stdout.strip().splitlines()[-1]
@@ -116,8 +126,13 @@ class GrpoTemplateTest(unittest.TestCase):
         manifest = json.loads((out / "manifest.json").read_text())
         self.assertEqual(
             {k: manifest[k] for k in ("template", "datasetId", "rendered", "adapters", "metrics")},
-            {"template": "verl-grpo", "datasetId": DATASET_ID, "rendered": ["grpo.yaml", "command.sh"],
-             "adapters": [], "metrics": {}},
+            {
+                "template": "verl-grpo",
+                "datasetId": DATASET_ID,
+                "rendered": ["grpo.yaml", "command.sh"],
+                "adapters": [],
+                "metrics": {},
+            },
         )
         self.assertIn("render only", manifest["note"])
         self.assertRegex(manifest["createdAt"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
@@ -137,9 +152,7 @@ class GrpoTemplateTest(unittest.TestCase):
         self.assertEqual(model["target_modules"], "all-linear")
         self.assertEqual(rollout["load_format"], "safetensors")
         self.assertIs(config["data"]["return_raw_chat"], True)
-        self.assertEqual(
-            (config["trainer"]["n_gpus_per_node"], config["trainer"]["total_training_steps"]), (4, 20)
-        )
+        self.assertEqual((config["trainer"]["n_gpus_per_node"], config["trainer"]["total_training_steps"]), (4, 20))
 
         # The reward function: a file VeRL loads by path, exposing the configured name.
         reward = config["custom_reward_function"]
@@ -184,7 +197,7 @@ class GrpoTemplateTest(unittest.TestCase):
         command = (out / "command.sh").read_text()
         self.assertTrue(os.access(out / "command.sh", os.X_OK))
         self.assertIn(f"python3 -m verl.trainer.main_ppo --config-path {out.resolve()} --config-name grpo", command)
-        self.assertIn('then export ECHOLOOP_LABELLER_URL=http://labeller:3002; fi', command)
+        self.assertIn("then export ECHOLOOP_LABELLER_URL=http://labeller:3002; fi", command)
         self.assertIn("ECHOLOOP_LABELLER_KEY:?", command)
         self.assertEqual(subprocess.run(["bash", "-n", str(out / "command.sh")]).returncode, 0)
 
@@ -235,8 +248,14 @@ class RenderedInteractionLiveTest(unittest.IsolatedAsyncioTestCase):
         snapshot = write_snapshot(tmp / "snapshot", [verl_row(0, "train", [{"role": "user", "content": "hi"}])])
         out = tmp / "out"
         result = render(
-            "--snapshot", str(snapshot), "--output", str(out), "--profiles", str(REPO_PROFILES),
-            "--simulator-url", os.environ["ECHOLOOP_SIMULATOR_URL"],
+            "--snapshot",
+            str(snapshot),
+            "--output",
+            str(out),
+            "--profiles",
+            str(REPO_PROFILES),
+            "--simulator-url",
+            os.environ["ECHOLOOP_SIMULATOR_URL"],
         )
         self.assertEqual(result.returncode, 0, result.stderr)
         config = load_yaml(out / "grpo.yaml")

@@ -70,7 +70,7 @@ class LiveLabellerRewardTest(unittest.TestCase):
         replies = [WARM, COLD] * 20  # 40 replies: two requests of at most 32
         scores = compute_score_batch(["echoloop_live"] * 40, replies, [""] * 40, [HISTORY] * 40)
         self.assertEqual(len(scores), 40)
-        for reply, score in zip(replies, scores):
+        for reply, score in zip(replies, scores, strict=True):
             self.assertAlmostEqual(score, EMPATHETIC if reply == WARM else 0.0)
         self.assertTrue(all(0.0 <= s <= 1.0 for s in scores))
         self.assertEqual(compute_score_batch([], [], [], []), [])
@@ -88,9 +88,10 @@ class LiveLabellerRewardTest(unittest.TestCase):
         self.assertEqual(scores[1], 0.0)
 
     def test_a_bad_key_raises_a_clear_error_without_retrying(self) -> None:
-        with mock.patch.dict(os.environ, {"ECHOLOOP_LABELLER_KEY": "el_not-a-key"}), self.assertRaises(
-            RewardScoreError
-        ) as raised:
+        with (
+            mock.patch.dict(os.environ, {"ECHOLOOP_LABELLER_KEY": "el_not-a-key"}),
+            self.assertRaises(RewardScoreError) as raised,
+        ):
             compute_score("echoloop_live", WARM, "", HISTORY)
         self.assertEqual(raised.exception.status, 401)
         self.assertIn("reward labeller: 401", str(raised.exception))

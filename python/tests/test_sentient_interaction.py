@@ -7,7 +7,8 @@ import unittest
 
 from echoloop_verl import SentientUserInteraction, SimulatorError
 
-WARMING, COOLING, BENCHMARK = os.environ["ECHOLOOP_TEST_PROFILES"].split(",")
+PROFILES = os.environ.get("ECHOLOOP_TEST_PROFILES", "")
+WARMING, COOLING, BENCHMARK = PROFILES.split(",") if PROFILES else ("", "", "")
 
 
 def conversation(opener: str, replies: list[str]) -> list[dict[str, str]]:
@@ -35,6 +36,7 @@ async def rollout(interaction: SentientUserInteraction, profile_id: str) -> tupl
     return scores, users, reward
 
 
+@unittest.skipUnless(PROFILES, "ECHOLOOP_TEST_PROFILES unset: run from test/eval/simulator-sessions.int-spec.ts")
 class SentientUserInteractionTest(unittest.IsolatedAsyncioTestCase):
     def setUp(self) -> None:
         self.interaction = SentientUserInteraction({"name": "sentient_user"})

@@ -106,6 +106,9 @@ function empathyReply(request: ChatCompletionRequest): string | null {
 /** What a warm reply says; the empathy judge below counts them. */
 export const WARM_PHRASES = ['sorry', 'sound', 'feel', 'hear', '?', 'here with you', 'here for you'];
 
+const warmPhrases = (reply: string) =>
+  WARM_PHRASES.filter((phrase) => reply.toLowerCase().includes(phrase)).length;
+
 /**
  * An empathy judge as a test can predict it (the drills and GRPO set it; the other refreshes keep the labeller
  * fixture's judges, which give every reply a 4), graded: one point over the floor (1: cold or off-topic) for each warm
@@ -116,8 +119,27 @@ export const WARM_PHRASES = ['sorry', 'sound', 'feel', 'hear', '?', 'here with y
 export const warmthJudge = (request: ChatCompletionRequest): string => {
   const reply = empathyReply(request);
   if (reply === null) return replyByRules(DEFAULT_JUDGE_RULES)(request);
-  const grade = Math.min(5, 1 + WARM_PHRASES.filter((phrase) => reply.includes(phrase)).length);
+  const grade = Math.min(5, 1 + warmPhrases(reply));
   return `Warm phrases: ${grade - 1}.\nVerdict: ${grade}`;
+};
+
+/**
+ * A simulated user as a test can predict it (GRPO sets it): its mood moves by 5 for each warm phrase of the
+ * companion's latest reply, from -5 for none (a cold or garbled reply upsets it), up to the analyser's cap of 10, and
+ * it never says goodbye, so a conversation lasts the turns it was opened with. Replies sampled from the same policy
+ * move it differently, which is what GRPO learns from.
+ */
+export const warmthSimulator = (request: ChatCompletionRequest): string => {
+  const schema = (request.response_format as { json_schema?: { name: string } } | undefined)?.json_schema
+    ?.name;
+  if (schema !== 'sentient_analysis') {
+    return JSON.stringify({ thinking: 't', draft: 'd', response: 'It is still on my mind.', goodbye: false });
+  }
+  const shown = request.messages.map((m) => m.content).join('\n');
+  const history = /<conversation>\n([\s\S]*?)\n<\/conversation>/.exec(shown)?.[1] ?? '[]';
+  const latest = (JSON.parse(history) as { role: string; content: string }[]).at(-1)?.content ?? '';
+  const change = Math.min(5 * warmPhrases(latest) - 5, 10);
+  return JSON.stringify({ content: 'c', goalFit: 'g', innerActivity: 'i', feeling: 'f', change });
 };
 
 /** The failure the gate must refuse: one sentence over and over (a refresh once shipped this). */

@@ -14,6 +14,7 @@ import {
   type RefreshFixture,
   startRefreshFixture,
   warmthJudge,
+  warmthSimulator,
 } from './refresh-fixture';
 
 const PROMPT = 'I feel lonely since I moved to a new city.';
@@ -25,9 +26,14 @@ const LEARNING_RATE = '2e-3';
 const DRILL_USERS = 50;
 const DRILL_STEPS = Number(process.env['RL_DRILL_STEPS'] ?? 12);
 // Enough steps that the validation reward moves past the noise of 4 samples per prompt: at 4 steps the gain was
-// +0.04 to +0.08 in some runs and nothing in another.
+// +0.04 to +0.08 in some runs and nothing in another. Validated every 2 steps at a learning rate of 3e-3: at 5e-3,
+// validated only at its last step, one run reached 0.581 against the parent's 0.497 but at a KL of 1.80, outside the
+// trust region, and shipped nothing.
 const GRPO_STEPS = Number(process.env['RL_GRPO_STEPS'] ?? 8);
+const GRPO_LEARNING_RATE = '3e-3';
 const GRPO_USERS = 40;
+// Replies in each simulated conversation: the scored one and one the policy answers after it.
+const SENTIENT_TURNS = 2;
 
 /** The model server's greedy answer to the fixed prompt, from the base or from an adapter. */
 async function greedy(model: string): Promise<string> {
@@ -536,36 +542,39 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     expect(refused.reason).toMatch(/repeated_(sentences|ngrams) significantly worse/);
   }, 900_000);
 
-  it('trl-grpo: replies sampled from the policy, rewarded by the labeller and the simulated users, train an adapter that is served, gated and tried', async () => {
+  it('trl-grpo: replies sampled from the policy, rewarded by the labeller and by multi-turn simulated conversations, train an adapter that is served, gated and tried', async () => {
     // New users who kept the warm reply, and only them (the drills' users withdrew their consent, nothing older is
-    // replayed), beside the 16 profiles' openers; the graded judge gives a group's replies different rewards.
+    // replayed), beside the 16 profiles' openers. The graded judge and the simulated user both answer warmth, so a
+    // group's replies get different rewards.
     f.labeller.judge.setReply(warmthJudge);
+    f.simulator.setReply(warmthSimulator);
     await f.withdrawConsent(drillUsers);
     await f.seedPreferences(GRPO_USERS);
     await orchestrator.stop();
     orchestrator = await f.startOrchestrator({
       GATE_PROFILES: '0',
-      RL_LEARNING_RATE: '5e-3',
+      RL_LEARNING_RATE: GRPO_LEARNING_RATE,
       RL_REPLAY_FRACTION: '0',
     });
-    const sessions = async () =>
-      Number(
-        ((await f.labeller.db.query(`SELECT count(*) AS n FROM simulator_sessions`)) as [{ n: string }])[0].n,
-      );
-    const sessionsBefore = await sessions();
+    const [{ now: before }] = (await f.labeller.db.query(`SELECT now() AS now`)) as [{ now: Date }];
     const { body: job } = await rl('POST', '/v1/rl/jobs', {
       template: 'trl-grpo',
-      hyperparameters: { maxSteps: GRPO_STEPS, batchSize: 2, numGenerations: 4, maxCompletionLength: 32 },
+      hyperparameters: {
+        maxSteps: GRPO_STEPS,
+        evalEvery: 2,
+        batchSize: 2,
+        numGenerations: 4,
+        maxCompletionLength: 32,
+        sentientTurns: SENTIENT_TURNS,
+      },
     });
     const done = await ended(job.id);
-    // What 8 steps of a 135M model learn is a sampled gain on a few validation prompts: a run may learn and ship
-    // (most), learn too little and ship nothing, or be refused by the gate. Each outcome must mean what it says.
-    expect(done).toMatchObject({ template: 'trl-grpo', runner: 'ray' });
-    expect(['succeeded', 'skipped', 'failed']).toContain(done.status);
+    expect(done).toMatchObject({ template: 'trl-grpo', runner: 'ray', status: 'succeeded', reason: null });
     // Prompts, not pairs: the verl export of the labelled turns, split by user.
     expect(done.dataset).toMatchObject({ kind: 'verl', parent: { checkpointId: promoted.checkpointId } });
-    // Online: every step's rollouts were scored; the training pool's profiles' openers were played to the
-    // eval-runner's simulated users (RLVER), one session each, and rewarded by the emotion they left.
+    // Online: every step's rollouts were scored; the training pool's profiles' openers were answered and the
+    // conversations played on with the eval-runner's simulated users (RLVER): the policy answered the user's next
+    // message itself, and each reply was rewarded by the emotion its conversation ended on.
     expect(done.metrics.curve.length).toBeGreaterThan(0);
     for (const point of done.metrics.curve) {
       expect(point).toMatchObject({ reward: expect.any(Number), rewardStd: expect.any(Number) });
@@ -575,48 +584,42 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     );
     expect(sentient.length).toBeGreaterThan(0);
     for (const value of sentient) expect(value).toBeGreaterThanOrEqual(0);
-    expect((await sessions()) - sessionsBefore).toBeGreaterThanOrEqual(4);
-    // The parent's validation reward first (step 0), the baseline any kept step must beat.
+    const conversations = (await f.labeller.db.query(
+      `SELECT jsonb_array_length(session->'trace') AS turns, end_reason FROM simulator_sessions WHERE created_at > $1`,
+      [before],
+    )) as { turns: number; end_reason: string | null }[];
+    expect(conversations.length).toBeGreaterThanOrEqual(4);
+    for (const c of conversations) expect(c).toEqual({ turns: SENTIENT_TURNS, end_reason: 'max_turns' });
+    const profiles = readFileSync(path.join(ROOT, 'data/sentient/profiles.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() && JSON.parse(line).pool === 'train');
+    expect(done.output.data).toEqual({
+      trainPrompts: done.dataset.train.rows,
+      profilePrompts: profiles.length,
+      validationPrompts: done.dataset.validation.rows,
+    });
+    expect(done.output.hyperparameters).toMatchObject({ sentientTurns: SENTIENT_TURNS });
+    // It learnt: the kept step's validation reward is above the parent's own (step 0), within the trust region.
     expect(done.metrics.validation[0]).toMatchObject({ step: 0, klToParent: 0 });
-    const baseline = done.metrics.validation[0].valReward as number;
-    if (done.status === 'skipped') {
-      expect(done.reason).toMatch(/^not_generalised: /);
-      expect(done.output.metrics.selection.generalised).toBe(false);
-      expect(done.checkpointId).toBeNull();
-    } else {
-      const profiles = readFileSync(path.join(ROOT, 'data/sentient/profiles.jsonl'), 'utf8')
-        .split('\n')
-        .filter((line) => line.trim() && JSON.parse(line).pool === 'train');
-      expect(done.output.data).toEqual({
-        trainPrompts: done.dataset.train.rows,
-        profilePrompts: profiles.length,
-        validationPrompts: done.dataset.validation.rows,
-      });
-      const { selection } = done.output.metrics;
-      expect(selection).toMatchObject({ generalised: true, maxKl: 1 });
-      expect(selection.step).toBeGreaterThan(0);
-      expect(selection.valReward).toBeGreaterThan(baseline);
-      expect(selection.klToParent).toBeLessThanOrEqual(1);
-      // Built on the promoted checkpoint's adapter, and gated like any candidate.
-      expect(done.output.parent).toEqual({
-        adapter: promoted.output.serving.adapterPath,
-        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
-      });
-      if (done.status === 'failed') {
-        expect(done.reason).toBe(`gate_failed: ${done.gate.reasons.join('; ')}`);
-        expect(await served()).not.toContain(done.checkpointId);
-      } else {
-        expect(await served()).toContain(done.checkpointId);
-        expect(done.gate).toMatchObject({ passed: true });
-        expect((await gw('GET', `/v1/experiments/${done.experimentId}`)).body).toMatchObject({
-          status: 'running',
-          arms: [
-            expect.objectContaining({ checkpointId: promoted.checkpointId }),
-            expect.objectContaining({ checkpointId: done.checkpointId }),
-          ],
-        });
-      }
-    }
+    const { selection } = done.output.metrics;
+    expect(selection).toMatchObject({ generalised: true, maxKl: 1 });
+    expect(selection.step).toBeGreaterThan(0);
+    expect(selection.valReward).toBeGreaterThan(done.metrics.validation[0].valReward);
+    expect(selection.klToParent).toBeLessThanOrEqual(1);
+    // Built on the promoted checkpoint's adapter, gated like any candidate, served and put in an experiment.
+    expect(done.output.parent).toEqual({
+      adapter: promoted.output.serving.adapterPath,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(done.gate).toMatchObject({ passed: true });
+    expect(await served()).toContain(done.checkpointId);
+    expect((await gw('GET', `/v1/experiments/${done.experimentId}`)).body).toMatchObject({
+      status: 'running',
+      arms: [
+        expect.objectContaining({ checkpointId: promoted.checkpointId }),
+        expect.objectContaining({ checkpointId: done.checkpointId }),
+      ],
+    });
     expect(await defaultCheckpoint()).toBe(promoted.checkpointId);
     // The service key reached the job as a file of the snapshot's folder, gone with it, never in the job's
     // environment (which Ray keeps in its control store; its dashboard only hides the values).

@@ -73,12 +73,11 @@ describe('verl-grpo: reward function and rendered interaction on the live servic
   it('scores replies with the labeller and runs the rendered sentient user for one episode (Python)', async () => {
     expect(warming).toBeDefined();
     const result = await run(
-      'python3',
-      ['-m', 'unittest', 'discover', '-s', 'python/tests', '-p', 'test_[gr]*.py', '-v'],
+      'bash',
+      ['tools/python/check.sh', 'pytest', 'tests/test_grpo_template.py', 'tests/test_reward_fn.py', '-rs'],
       {
         env: {
           ...process.env,
-          PYTHONPATH: 'python',
           ECHOLOOP_LABELLER_URL: labeller.labeller.url,
           ECHOLOOP_LABELLER_KEY: labellerKey,
           ECHOLOOP_SIMULATOR_URL: runner.runner.url,
@@ -88,8 +87,8 @@ describe('verl-grpo: reward function and rendered interaction on the live servic
       },
     ).catch((error: { stdout: string; stderr: string }) => error);
     // Every test ran: none skipped for want of a live service.
-    expect(result.stderr).toMatch(/Ran 12 tests[\s\S]*\nOK\s*$/);
-    expect(result.stderr).not.toMatch(/skipped/);
+    expect(result.stdout).toMatch(/\b12 passed(, \d+ subtests passed)? in /);
+    expect(result.stdout).not.toMatch(/skipped|failed|error/);
     // The reward function reached the labeller's scoring endpoint, not only the judge fixture's defaults.
     const scored = labeller.judge.requests.filter((r) => JSON.stringify(r.body).includes('whatever'));
     expect(scored.length).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test run: starts the local stack it needs, runs every gate (format, lint, typecheck, compose) and
-# every Jest suite (unit and integration), stops what it started, and ends with `tests: N passed, N failed`.
+# every test suite (Jest's unit and integration, pytest), stops what it started, and ends with
+# `tests: N passed, N failed`.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
@@ -44,6 +45,7 @@ gate browser bash tools/web/chromium.sh
 gate build npx swc apps libs migrations -d "$APPS_BUILD_DIR" --copy-files --quiet \
   --ignore '**/*.spec.ts,**/*.int-spec.ts,**/*.outage-spec.ts,apps/web/**'
 gate format npx prettier --check . --cache --cache-strategy content --cache-location "$CHECK_CACHE/prettier"
+gate python-lint bash tools/python/check.sh lint
 # One ESLint process over the repo builds each type-checked program once (24 s here; per project, `nx run-many -t
 # lint` took 3 min): same config, same module-boundary rules.
 gate lint npx eslint --max-warnings 0 .
@@ -54,6 +56,8 @@ gate typecheck bash -c "npx tsc -p tsconfig.typecheck.json --incremental --tsBui
 wait "$stack"
 gate migrations node tools/typeorm-cli.cjs migration:run
 
+log "pytest: the Python packages"
+bash tools/python/check.sh test "$RESULTS/pytest.xml" >"$RESULTS/pytest.log" 2>&1 || tail -40 "$RESULTS/pytest.log" >&2
 log "jest: unit and integration suites"
 npx jest --ci --selectProjects unit integration --json --outputFile="$RESULTS/jest.json" --maxWorkers=2 2>&1 |
   tee "$RESULTS/jest.log" | grep -E '^(PASS|FAIL)|●' >&2

@@ -36,6 +36,17 @@ for (const file of reports) {
 }
 rows.push(...[...byKind.values()].sort((a, b) => a.suite.localeCompare(b.suite)));
 
+// The Python packages' tests (tools/python/check.sh test): pytest's JUnit report, its subtests counted as tests.
+const pytest = path.join(dir, 'pytest.xml');
+if (!fs.existsSync(pytest)) rows.push({ suite: 'pytest (no report)', passed: 0, failed: 1 });
+else {
+  const suite = /<testsuite\b([^>]*)>/.exec(fs.readFileSync(pytest, 'utf8'))?.[1] ?? '';
+  const count = (name) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite)?.[1] ?? 0);
+  const failed = count('failures') + count('errors');
+  const passed = count('tests') - failed - count('skipped');
+  rows.push({ suite: 'pytest', passed, failed: suite ? failed : 1 });
+}
+
 const total = rows.reduce((sum, r) => ({ passed: sum.passed + r.passed, failed: sum.failed + r.failed }), {
   passed: 0,
   failed: 0,

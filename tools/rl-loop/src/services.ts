@@ -40,6 +40,11 @@ export async function startServices(config: LoopConfig, data: LoopDatabase, stac
     JUDGE_MODEL: judges.model,
     JUDGE_MAX_TOKENS: '160',
     JUDGE_TIMEOUT_MS: '120000',
+    // Unconstrained, the 135M judges rarely write a verdict line: in one 3-generation run every humanlike label and
+    // 49 of 133 empathy labels failed, so the gate's held-out reward measured no item on either side and could not
+    // run. vLLM's structured outputs make every answer one rationale line and a verdict. Nobody else uses the
+    // engine meanwhile (`up`'s apps are paused), so its one-time grammar compile costs no one's reply.
+    JUDGE_CONSTRAIN_ANSWERS: 'true',
     // A simulated user answers within a simulator call or two (20-60 s here) and leaves when the simulator ends its
     // conversation: its turns finish 90 s after its last message, not after the default 30 min.
     LEAVE_AFTER_MS: '90000',

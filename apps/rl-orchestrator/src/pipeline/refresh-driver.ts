@@ -101,7 +101,7 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
       case 'snapshotting': {
         const outcome = await this.stages.snapshot(job);
         if (!outcome.ok) {
-          await this.jobs.update(job.id, { dataset: outcome.details });
+          await this.jobs.update(job.id, { dataset: { ...outcome.details } });
           return this.end(job, 'skipped', outcome.reason);
         }
         await this.jobs.transition(job.id, 'training', { dataset: { ...outcome.snapshot } });

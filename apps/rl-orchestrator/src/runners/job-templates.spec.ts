@@ -14,10 +14,12 @@ const context: TemplateContext = {
     epochs: 1,
     patience: 2,
     maxKl: 1,
+    evalEvery: 2,
     learningRate: 0.005,
     batchSize: 2,
     numGenerations: 4,
     maxCompletionLength: 32,
+    sentientTurns: 2,
   },
 };
 
@@ -36,15 +38,28 @@ describe('job templates', () => {
     expect(flag(argv, '--parent-adapter')).toBe('/rl/jobs/j0/adapter');
     expect(flag(argv, '--max-kl')).toBe('1');
     expect(flag(argv, '--profiles')).toBe('/repo/data/sentient/profiles.jsonl');
-    expect(grpo.argv({ ...context, profilesFile: null })).not.toContain('--profiles');
+    // The simulated conversations' length goes with the profiles they are played from.
+    expect(flag(argv, '--sentient-turns')).toBe('2');
+    const chatsOnly = grpo.argv({ ...context, profilesFile: null });
+    expect(chatsOnly).not.toContain('--profiles');
+    expect(chatsOnly).not.toContain('--sentient-turns');
   });
 
   it('trl-dpo and trl-grpo share the snapshot, base, parent, budget and trust region flags; only GRPO samples', () => {
     const dpo = JOB_TEMPLATES['trl-dpo'].argv(context);
     const grpo = JOB_TEMPLATES['trl-grpo'].argv(context);
-    for (const name of ['--snapshot', '--output', '--base-gguf', '--max-steps', '--max-kl', '--threads']) {
+    for (const name of [
+      '--snapshot',
+      '--output',
+      '--base-gguf',
+      '--max-steps',
+      '--max-kl',
+      '--eval-every',
+      '--threads',
+    ]) {
       expect(flag(dpo, name)).toBe(flag(grpo, name));
     }
+    expect(flag(dpo, '--eval-every')).toBe('2');
     expect(flag(dpo, '--num-generations')).toBeUndefined();
     expect(flag(dpo, '--profiles')).toBeUndefined();
     expect(JOB_TEMPLATES['trl-dpo'].rewardedLive).toBe(false);

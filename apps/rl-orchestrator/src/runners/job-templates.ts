@@ -8,6 +8,11 @@ export const hyperparametersSchema = z
     /** A ceiling on steps; epochs set them from the data. */
     maxSteps: z.number().int().min(1).max(100_000).optional(),
     epochs: z.number().gt(0).max(100).optional(),
+    /**
+     * Steps between validations (default: twice an epoch). A run shorter than an epoch then validates only its last
+     * step; more often gives the selection steps inside the trust region to choose from.
+     */
+    evalEvery: z.number().int().min(1).max(100_000).optional(),
     learningRate: z.number().gt(0).max(1).optional(),
     beta: z.number().gt(0).max(10).optional(),
     loraR: z.number().int().min(1).max(256).optional(),
@@ -17,6 +22,8 @@ export const hyperparametersSchema = z
     numGenerations: z.number().int().min(2).max(64).optional(),
     /** GRPO: tokens per sampled reply. */
     maxCompletionLength: z.number().int().min(1).max(4_096).optional(),
+    /** GRPO: replies in each simulated conversation, the scored one first; the policy answers the rest (RLVER). */
+    sentientTurns: z.number().int().min(1).max(45).optional(),
     seed: z
       .number()
       .int()
@@ -84,6 +91,7 @@ const trlArgv = (module: string, c: TemplateContext) => [
   ...optional('--beta', c.hyperparameters.beta),
   ...optional('--lora-r', c.hyperparameters.loraR),
   ...optional('--batch-size', c.hyperparameters.batchSize),
+  ...optional('--eval-every', c.hyperparameters.evalEvery),
   ...optional('--seed', c.hyperparameters.seed),
 ];
 
@@ -103,7 +111,9 @@ export const JOB_TEMPLATES: Record<RlTemplateName, JobTemplate> = {
       ...trlArgv('echoloop_train.trl_grpo', c),
       ...optional('--num-generations', c.hyperparameters.numGenerations),
       ...optional('--max-completion-length', c.hyperparameters.maxCompletionLength),
-      ...(c.profilesFile ? ['--profiles', c.profilesFile] : []),
+      ...(c.profilesFile
+        ? ['--profiles', c.profilesFile, ...optional('--sentient-turns', c.hyperparameters.sentientTurns)]
+        : []),
     ],
   },
   'verl-grpo': {

@@ -204,10 +204,11 @@ describe('SnapshotBuilder', () => {
 
     expect(outcome).toMatchObject({ ok: false, reason: expect.stringMatching(reason) });
     if (!outcome.ok) {
-      const details = outcome.details as { rows: number; train: number; validation: number; heldout: number };
-      expect(details.rows).toBe(rows.length);
-      expect(details.train + details.validation + details.heldout).toBe(rows.length);
-      expect(outcome.reason).toContain(`: ${details.train} training`);
+      // Recorded like a built snapshot's splits, so the job page and the loop's report show what was too little.
+      const { export: manifest, train, validation, heldout } = outcome.details;
+      expect(manifest['rows']).toBe(rows.length);
+      expect(train.rows + validation.rows + heldout.rows).toBe(rows.length);
+      expect(outcome.reason).toContain(`: ${train.rows} training`);
     }
     expect(existsSync(snapshotDir('job-small'))).toBe(false);
   });

@@ -51,9 +51,13 @@ export interface Snapshot {
   export: Record<string, unknown>;
 }
 
+/** A snapshot too small to train on, as its job records it: the counts of each split, its files removed. */
+export type SkippedSnapshot = Omit<Snapshot, 'dir' | 'train' | 'validation' | 'heldout'> &
+  Record<'train' | 'validation' | 'heldout', { rows: number }>;
+
 export type SnapshotOutcome =
   | { ok: true; snapshot: Snapshot }
-  | { ok: false; reason: string; details: Record<string, unknown> };
+  | { ok: false; reason: string; details: SkippedSnapshot };
 
 /**
  * Builds a job's dataset snapshot with the data library's export (consent, redaction, pseudonyms, manifest): the
@@ -104,13 +108,7 @@ export class SnapshotBuilder {
           : error;
       })
       .finally(() => replay && rm(replay.dir, { recursive: true, force: true }));
-    const details = {
-      rows: manifest.rows,
-      replayed: split.sampled.kept,
-      train: split.train.rows,
-      validation: split.validation.rows,
-      heldout: split.heldout.rows,
-    };
+    const replayed = { fraction: replay ? fraction : 0, read: split.sampled.read, kept: split.sampled.kept };
     const unit = kind === 'preferences' ? 'pairs' : 'rows';
     const short =
       split.train.rows < this.env.RL_MIN_PAIRS
@@ -120,6 +118,19 @@ export class SnapshotBuilder {
           : null;
     if (short) {
       await rm(dir, { recursive: true, force: true });
+      // The same shape as a built snapshot's, without its files: the job page and reports read both alike.
+      const rows = (side: { rows: number }) => ({ rows: side.rows });
+      const details: SkippedSnapshot = {
+        id: manifest.id,
+        kind,
+        cutoff,
+        parent,
+        train: rows(split.train),
+        validation: rows(split.validation),
+        heldout: rows(split.heldout),
+        replay: replayed,
+        export: { ...manifest },
+      };
       return { ok: false, reason: `too_little_data: ${short}`, details };
     }
     const side = (written: { path: string; rows: number; sha256: string }) => ({
@@ -138,7 +149,7 @@ export class SnapshotBuilder {
         train: side(split.train),
         validation: side(split.validation),
         heldout: side(split.heldout),
-        replay: { fraction: replay ? fraction : 0, read: split.sampled.read, kept: split.sampled.kept },
+        replay: replayed,
         export: { ...manifest },
       },
     };

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The Python packages' checks, in the environment of python/requirements/dev.txt (built once per machine).
+#   tools/python/check.sh lint          ruff (lint and format) and mypy, configured in python/pyproject.toml
+#   tools/python/check.sh test [XML]    pytest over python/tests, a JUnit report at XML for the run's summary
+#   tools/python/check.sh pytest ARGS   pytest with these arguments (the integration suites' service tests)
+# The tests that need a running service (the labeller, the eval-runner's simulator) skip under `test`; the
+# integration suites that start the service run them with `pytest`.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+python=$(bash "$ROOT/tools/python/venv.sh" dev)
+bin=$(dirname "$python")
+cd "$ROOT/python"
+case ${1:?usage: check.sh lint|test [junit.xml]|pytest ARGS} in
+  lint)
+    "$bin/ruff" check .
+    "$bin/ruff" format --check .
+    "$bin/mypy"
+    ;;
+  test) "$python" -m pytest -q ${2:+--junitxml "$2"} ;;
+  pytest) "$python" -m pytest "${@:2}" ;;
+  *) echo "usage: check.sh lint|test [junit.xml]|pytest ARGS" >&2; exit 2 ;;
+esac

@@ -7,6 +7,8 @@
 # integration suites that start the service run them with `pytest`.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# A report path is the caller's, relative to where it was called from.
+report=${2:+$(realpath -m "$2")}
 python=$(bash "$ROOT/tools/python/venv.sh" dev)
 bin=$(dirname "$python")
 cd "$ROOT/python"
@@ -16,7 +18,7 @@ case ${1:?usage: check.sh lint|test [junit.xml]|pytest ARGS} in
     "$bin/ruff" format --check .
     "$bin/mypy"
     ;;
-  test) "$python" -m pytest -q ${2:+--junitxml "$2"} ;;
+  test) "$python" -m pytest -q ${report:+--junitxml "$report"} ;;
   pytest) "$python" -m pytest "${@:2}" ;;
   *) echo "usage: check.sh lint|test [junit.xml]|pytest ARGS" >&2; exit 2 ;;
 esac

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -119,6 +119,38 @@ describe('architecture', () => {
         service("import { InjectDataSource } from '@nestjs/typeorm';"),
       ),
     ).not.toContainEqual(restricted);
+  }, 60_000);
+
+  it('the import check fails on a circle, even one of type-only imports, and passes the tree', () => {
+    const depcruise = (...paths: string[]) => {
+      try {
+        execFileSync(
+          process.execPath,
+          [
+            path.join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+            '--config',
+            '.dependency-cruiser.cjs',
+            '--output-type',
+            'err',
+            ...paths,
+          ],
+          { cwd: ROOT, stdio: 'pipe', env },
+        );
+        return '';
+      } catch (error) {
+        return String((error as { stdout?: Buffer }).stdout ?? 'failed');
+      }
+    };
+    const dir = path.join(ROOT, 'libs/llm/src', `circle-${process.pid}`);
+    mkdirSync(dir);
+    try {
+      writeFileSync(path.join(dir, 'a.ts'), "import type { B } from './b';\nexport type A = { b?: B };\n");
+      writeFileSync(path.join(dir, 'b.ts'), "import type { A } from './a';\nexport type B = { a?: A };\n");
+      expect(depcruise(path.relative(ROOT, dir))).toMatch(/no-circular: .*a\.ts/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(depcruise('apps', 'libs', 'tools', 'test', 'bench')).toBe('');
   }, 60_000);
 
   it('lint accepts an app importing a lib', () => {

@@ -46,6 +46,7 @@ gate build npx swc apps libs migrations -d "$APPS_BUILD_DIR" --copy-files --quie
   --ignore '**/*.spec.ts,**/*.int-spec.ts,**/*.outage-spec.ts,apps/web/**'
 gate format npx prettier --check . --cache --cache-strategy content --cache-location "$CHECK_CACHE/prettier"
 gate python-lint bash tools/python/check.sh lint
+gate imports npm run --silent check:imports
 # One ESLint process over the repo builds each type-checked program once (24 s here; per project, `nx run-many -t
 # lint` took 3 min): same config, same module-boundary rules.
 gate lint npx eslint --max-warnings 0 .

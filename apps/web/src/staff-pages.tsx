@@ -1,10 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { StaffSection } from './router';
-
-/** What a staff page gets from the address: `/<section>/<id>`. */
-export interface StaffPageProps {
-  id?: string | undefined;
-}
+import type { StaffPageProps } from './staff-page-props';
 
 interface StaffPage {
   label: string;

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import * as hyparquetWriter from 'hyparquet-writer';
-import type { RecordWriter, WrittenFile } from './writers';
+import type { RecordWriter, WrittenFile } from './record-writer';
 
 /**
  * A Parquet column of a dataset: scalars (nullable), JSON text, a chat (`list<struct<role, content>>`, what TRL,

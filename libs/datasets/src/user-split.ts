@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { jsonlWriter, type WrittenFile } from './writers';
+import type { WrittenFile } from './record-writer';
+import { jsonlWriter } from './writers';
 
 export interface SplitFiles {
   train: WrittenFile;

@@ -3,22 +3,10 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { type ParquetColumn, parquetWriter } from './parquet';
+import type { RecordWriter } from './record-writer';
 
 export const FORMATS = ['jsonl', 'csv', 'parquet'] as const;
 export type DatasetFormat = (typeof FORMATS)[number];
-
-export interface WrittenFile {
-  path: string;
-  rows: number;
-  bytes: number;
-  sha256: string;
-}
-
-/** Writes records to one file with backpressure, hashing what it writes. */
-export interface RecordWriter {
-  write(record: Record<string, unknown>): Promise<void>;
-  close(): Promise<WrittenFile>;
-}
 
 /** Counts and hashes every byte on its way to the file. */
 function hashedFile(path: string) {

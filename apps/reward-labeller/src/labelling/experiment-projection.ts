@@ -1,7 +1,7 @@
 import { type ExperimentMetric, isExperimentMetric } from '@echoloop/experiments';
 import type { RewardTurnEntity } from '@echoloop/persistence';
 import type { EntityManager } from 'typeorm';
-import type { TurnPayload } from './label-store';
+import type { TurnPayload } from './turn-payload';
 import type { StoredLabel } from './stored-label';
 
 /** Per-turn values of the experiment metrics (names from the one registry, EXPERIMENT_METRICS). */

@@ -9,7 +9,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { compositeOf, turnLabelledEvent } from './announcement';
 import { experimentValues, perTurnUpdates, projectTurn, userLevelUpdates } from './experiment-projection';
 import type { LabelDraft } from './label-draft';
-import type { TurnPayload } from './label-store';
+import type { TurnPayload } from './turn-payload';
 import type { StoredLabel } from './stored-label';
 import { lockTurns } from './turn-locks';
 

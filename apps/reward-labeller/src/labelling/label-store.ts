@@ -1,4 +1,4 @@
-import { rewardTurnLabelledV1, type PayloadOf, type chatTurnCompletedV1 } from '@echoloop/contracts';
+import { rewardTurnLabelledV1 } from '@echoloop/contracts';
 import {
   PG_ERROR,
   pgErrorCode,
@@ -22,8 +22,7 @@ import {
 import { compositeOf, turnLabelledEvent } from './announcement';
 import type { LabelDraft } from './label-draft';
 import { lockTurns } from './turn-locks';
-
-export type TurnPayload = PayloadOf<typeof chatTurnCompletedV1>;
+import type { TurnPayload } from './turn-payload';
 
 /**
  * Where labels live. Every write is idempotent, so that a redelivered event, a restart mid-batch or a replay

@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { type JudgeCall, JudgeRunner } from '../judges/judge-runner';
 import { ComponentJudges } from './component-judges';
 import { type FinishPlan, LabelBatchStore, StalePlanError, type TurnLabel } from './label-batch-store';
-import type { TurnPayload } from './label-store';
+import type { TurnPayload } from './turn-payload';
 import { TurnBatchLabeller } from './turn-batch-labeller.service';
 import { TurnLabeller } from './turn-labeller.service';
 

@@ -6,7 +6,7 @@ import type { Counter } from 'prom-client';
 import { ComponentJudges } from './component-judges';
 import { type FinishPlan, type FinishStep, LabelBatchStore, type TurnLabel } from './label-batch-store';
 import { type LabelDraft, skipped } from './label-draft';
-import type { TurnPayload } from './label-store';
+import type { TurnPayload } from './turn-payload';
 import { implicitSignals } from './signals';
 import { judgedReply, TurnLabeller } from './turn-labeller.service';
 

@@ -7,7 +7,8 @@ import type { LabellerEnv } from '../env';
 import { LABELLER_ENV } from '../tokens';
 import { ComponentJudges, type JudgedReply } from './component-judges';
 import { type LabelDraft, skipped } from './label-draft';
-import { LabelStore, type TurnPayload } from './label-store';
+import { LabelStore } from './label-store';
+import type { TurnPayload } from './turn-payload';
 import { implicitSignals } from './signals';
 
 /**

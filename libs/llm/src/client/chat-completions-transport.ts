@@ -1,8 +1,13 @@
 import { createSseDataParser } from '@echoloop/openai-compat';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { ModelEndpoint } from './chat-model-client';
 import { modelErrorForStatus } from './model-errors';
+
+export interface ModelEndpoint {
+  /** OpenAI-compatible base URL ending in /v1 (a vLLM server). */
+  baseUrl: string;
+  apiKey: string;
+}
 
 export interface TransportOptions {
   /** Sockets open to the endpoint at most (the requests in flight at once); unlimited by default. */

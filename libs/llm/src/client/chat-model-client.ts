@@ -1,14 +1,8 @@
 import type { ChatMessage, FinishReason, ResponseFormat } from '@echoloop/openai-compat';
-import { ChatCompletionsTransport } from './chat-completions-transport';
+import { ChatCompletionsTransport, type ModelEndpoint } from './chat-completions-transport';
 import { CircuitBreaker, type BreakerLease, type CircuitBreakerOptions } from './circuit-breaker';
 import { connectionError, ModelError } from './model-errors';
 import type { SideWorkLanes } from './side-work-lane';
-
-export interface ModelEndpoint {
-  /** OpenAI-compatible base URL ending in /v1 (a vLLM server). */
-  baseUrl: string;
-  apiKey: string;
-}
 
 export interface ChatRequest {
   /** Served model name, or a LoRA adapter's name on vLLM. */

@@ -6,10 +6,9 @@ export {
   type ChatCompletionText,
   type ChatRequest,
   type ChatStreamEvent,
-  type ModelEndpoint,
 } from './chat-model-client';
 export { CircuitBreaker, type BreakerLease, type CircuitBreakerOptions } from './circuit-breaker';
-export { ChatCompletionsTransport } from './chat-completions-transport';
+export { ChatCompletionsTransport, type ModelEndpoint } from './chat-completions-transport';
 export { connectionError, ModelError, modelErrorForStatus, type ModelErrorCode } from './model-errors';
 export {
   completeStructured,

@@ -1,4 +1,4 @@
-import type { StaffPageProps } from '../../staff-pages';
+import type { StaffPageProps } from '../../staff-page-props';
 import './admin.css';
 import { UserDetail } from './UserDetail';
 import { UserList } from './UserList';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { api, errorMessage, type Reply } from '../../api/client';
-import type { StaffPageProps } from '../../staff-pages';
+import type { StaffPageProps } from '../../staff-page-props';
 import { ErrorNote } from '../../ui/ErrorNote';
 import { DataTable } from '../../ui/DataTable';
 import { ServedOn } from './ServedOn';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorMessage } from '../../api/client';
-import type { StaffPageProps } from '../../staff-pages';
+import type { StaffPageProps } from '../../staff-page-props';
 import { CompareForm } from './CompareForm';
 import { ComparisonView } from './ComparisonView';
 import type { EvaluationSummary } from './evaluation';

@@ -1,4 +1,4 @@
-import type { StaffPageProps } from '../../staff-pages';
+import type { StaffPageProps } from '../../staff-page-props';
 import { ExperimentDetail } from './ExperimentDetail';
 import { ExperimentList } from './ExperimentList';
 

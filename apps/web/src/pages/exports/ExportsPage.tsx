@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, errorMessage } from '../../api/client';
-import type { StaffPageProps } from '../../staff-pages';
+import type { StaffPageProps } from '../../staff-page-props';
 import { parseFilters } from '../turns/filters';
 import { downloadExport } from './download';
 import { ExportForm } from './ExportForm';

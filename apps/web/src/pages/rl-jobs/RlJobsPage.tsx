@@ -1,4 +1,4 @@
-import type { StaffPageProps } from '../../staff-pages';
+import type { StaffPageProps } from '../../staff-page-props';
 import { RlJobDetail } from './RlJobDetail';
 import { RlJobList } from './RlJobList';
 import './rl-jobs.css';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, errorMessage } from '../../api/client';
 import { navigate } from '../../router';
-import type { StaffPageProps } from '../../staff-pages';
+import type { StaffPageProps } from '../../staff-page-props';
 import { ConversationView } from './ConversationView';
 import { describeFilters, filterSearch, parseFilters, toApiFilters } from './filters';
 import { TurnFilterForm } from './TurnFilterForm';

@@ -30,6 +30,13 @@ describe('answer patterns a constrained judge is held to', () => {
     expect(admits(verdictPattern(['a.b']), 'why\nVerdict: axb')).toBe(false);
   });
 
+  it('writes a newline as the escape, never the character: vLLM refuses a newline in a character class', () => {
+    for (const pattern of [verdictPattern(labels), emotionChangePattern()]) {
+      expect(pattern).not.toMatch(/[\n\r]/);
+      expect(pattern).toContain(String.raw`[^\n]`);
+    }
+  });
+
   it('every answer the emotion pattern admits is read back with its change', () => {
     fc.assert(
       fc.property(rationale, fc.integer({ min: -999, max: 999 }), (why, change) => {

@@ -58,7 +58,8 @@ const CHANGE_LINE = /^\s*\**\s*change\s*\**\s*[:：](.*)$/i;
  * rationale, then `Change: <signed integer>`.
  */
 export function emotionChangePattern(): string {
-  return `[^\n]{1,${RATIONALE_MAX_CHARS}}\nChange: [+-]?[0-9]{1,3}`;
+  // The escape `\n`, not a newline character (see verdictPattern).
+  return `[^\\n]{1,${RATIONALE_MAX_CHARS}}\\nChange: [+-]?[0-9]{1,3}`;
 }
 
 /**

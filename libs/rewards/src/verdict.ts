@@ -10,10 +10,11 @@ export const RATIONALE_MAX_CHARS = 400;
 
 /**
  * The answer parseVerdict reads, as a regular expression for a judge's structured output: one line of rationale,
- * then `Verdict: <one of labels>`.
+ * then `Verdict: <one of labels>`. Newlines are written as the escape `\n`, never the character itself: vLLM's
+ * grammar compiler (xgrammar) refuses a literal newline in a character class, and every request then fails.
  */
 export function verdictPattern(labels: readonly string[]): string {
-  return `[^\n]{1,${RATIONALE_MAX_CHARS}}\nVerdict: (${labels.map(escapeRegExp).join('|')})`;
+  return `[^\\n]{1,${RATIONALE_MAX_CHARS}}\\nVerdict: (${labels.map(escapeRegExp).join('|')})`;
 }
 
 /**

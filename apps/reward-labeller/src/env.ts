@@ -27,8 +27,10 @@ export const labellerEnv = serviceEnv.extend({
   JUDGE_MAX_TOKENS: positiveInt(256),
   /**
    * Constrain each judge's answer to the shape its parser reads (vLLM structured outputs, a regular expression):
-   * short, and never unreadable. Off by default: on the 2-core CPU engine a pass with it on stalled the engine
-   * for 60 s (vLLM's "no available shared memory broadcast block" while compiling), which cost users' replies.
+   * short, and never unreadable. Off by default: on the 2-core CPU engine a pass with it on once stalled the
+   * engine for 60 s (vLLM's "no available shared memory broadcast block" while compiling), which cost users'
+   * replies. `./echoloop loop` turns it on (nobody else uses the engine then): there a batch of two constrained
+   * answers took 5-8 s, and unconstrained the 135M judges rarely write a verdict line at all.
    */
   JUDGE_CONSTRAIN_ANSWERS: flag(false),
   /** Judges wait for users' replies on a shared engine to pass (JUDGE_TIMEOUT_MS starts after the wait). */

@@ -29,13 +29,18 @@ async function main(): Promise<void> {
     stages: stages.stages,
     refreshPhases: stages.phases,
   });
-  process.once('SIGINT', () => {
-    say('loop', `interrupted: stopping the services it started; partial report in ${config.reportPath}`);
-    writeReport({ ...partial(), error: 'interrupted' }, config.reportPath);
-    void stopServices()
-      .then(() => resumeUpApps())
-      .finally(() => process.exit(130));
-  });
+  // Ctrl-C or a kill: the apps it started are its children, and left running they would go on consuming the
+  // stack's topics and driving its jobs beside the next run's.
+  const interrupted = (signal: 'SIGINT' | 'SIGTERM', code: number) =>
+    process.once(signal, () => {
+      say('loop', `interrupted: stopping the services it started; partial report in ${config.reportPath}`);
+      writeReport({ ...partial(), error: 'interrupted' }, config.reportPath);
+      void stopServices()
+        .then(() => resumeUpApps())
+        .finally(() => process.exit(code));
+    });
+  interrupted('SIGINT', 130);
+  interrupted('SIGTERM', 143);
   try {
     const stack = await stages.run('stack', () => ensureStack(config.baseGguf));
     resumeUpApps = await pauseUpApps();

@@ -16,6 +16,12 @@ import tseslint from 'typescript-eslint';
  *   tool, e2e  -> any lib
  *   web        -> nothing internal (the browser app talks to the gateway over HTTP and socket.io only)
  */
+/** Every outbox row is made and validated by the one writer (libs/platform/src/outbox/outbox-writer.ts). */
+const OUTBOX_WRITER_ONLY = {
+  selector:
+    'TemplateElement[value.raw=/INSERT\\s+INTO\\s+outbox\\b/i], Literal[value=/INSERT\\s+INTO\\s+outbox\\b/i]',
+  message: 'Outbox rows are written by the outbox writer (enqueueEvent, enqueueRows, OUTBOX_INSERT) only.',
+};
 const RUNTIME_LIBS = ['type:platform', 'type:llm', 'type:data', 'type:contracts', 'type:util'];
 
 const depConstraints = [
@@ -89,6 +95,31 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    ignores: ['libs/platform/src/outbox/outbox-writer.ts', '**/*.spec.ts', '**/*.int-spec.ts'],
+    rules: { 'no-restricted-syntax': ['error', OUTBOX_WRITER_ONLY] },
+  },
+  {
+    // An injected entity repository is for reading and writing its own rows; raw SQL, query builders and its
+    // manager (transactions, other entities) belong in a repository class, where the area's SQL sits in one file.
+    files: ['apps/*/src/**/*.ts'],
+    ignores: ['**/*.repository.ts', '**/*-store.ts', '**/main.ts', '**/*.spec.ts', '**/*.int-spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(query|createQueryBuilder)$/]',
+          message: 'SQL and query builders belong in a repository (*.repository.ts); use or add one.',
+        },
+        {
+          selector: "MemberExpression[property.name='manager']",
+          message: "An entity repository's manager (transactions, other entities) belongs in a repository.",
+        },
+        OUTBOX_WRITER_ONLY,
       ],
     },
   },

@@ -121,6 +121,26 @@ describe('architecture', () => {
     ).not.toContainEqual(restricted);
   }, 60_000);
 
+  it('lint fails when SQL runs outside a repository, or an outbox row is written past the outbox writer', () => {
+    const source = [
+      'type Db = { query(sql: string): unknown; manager: { transaction(work: () => void): unknown } };',
+      "export const read = (db: Db) => db.query('SELECT 1');",
+      'export const inTransaction = (db: Db) => db.manager.transaction(() => undefined);',
+      "export const announce = (db: Db) => db.query(`INSERT INTO outbox (topic) VALUES ('t')`);",
+      '',
+    ].join('\n');
+    const messages = (file: string) =>
+      lint(file, source)
+        .filter((m) => m.ruleId === 'no-restricted-syntax')
+        .map((m) => m.message.split(' ')[0]);
+    // In a service: the SQL (twice), the manager, and the outbox row.
+    expect(messages('apps/chat-gateway/src/x/x.service.ts').sort()).toEqual(['An', 'Outbox', 'SQL', 'SQL']);
+    // In a repository only the outbox row, anywhere but the writer.
+    expect(messages('apps/chat-gateway/src/x/x.repository.ts')).toEqual(['Outbox']);
+    expect(messages('libs/persistence/src/x.ts')).toEqual(['Outbox']);
+    expect(messages('libs/platform/src/outbox/outbox-writer.ts')).toEqual([]);
+  }, 60_000);
+
   it('the import check fails on a circle, even one of type-only imports, and passes the tree', () => {
     const depcruise = (...paths: string[]) => {
       try {

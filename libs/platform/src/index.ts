@@ -69,13 +69,13 @@ export {
 export { IS_PUBLIC, Public } from './http/public.decorator';
 export {
   enqueueEvent,
-  enqueueRow,
+  enqueueRows,
   forgetUserEvents,
   OUTBOX_CHANNEL,
-  OUTBOX_COLUMNS,
+  OUTBOX_INSERT,
   outboxRow,
   type OutboxRow,
-} from './outbox/enqueue-event';
+} from './outbox/outbox-writer';
 export { OutboxRelay, type OutboxRelayOptions } from './outbox/outbox-relay';
 export { OUTBOX_RELAY_PROVIDERS } from './outbox/outbox-relay.provider';
 export { RetryAfterException } from './http/retry-after.exception';

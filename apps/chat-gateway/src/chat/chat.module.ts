@@ -14,8 +14,7 @@ import { MemoryService } from '../memory/memory.service';
 import { DeepExtractionService } from '../persona/deep-extraction.service';
 import { PersonaController } from '../persona/persona.controller';
 import { PersonaService } from '../persona/persona.service';
-import { UserProfileEntity } from '@echoloop/persistence';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProfilesRepository } from '../persona/profiles.repository';
 import { CacheChanges } from '../common/cache-changes';
 import { FeedbackRepository } from './feedback.repository';
 import { FeedbackService } from './feedback.service';
@@ -34,14 +33,7 @@ import { TurnRepository } from './turn.repository';
 import { TurnService } from './turn.service';
 
 @Module({
-  imports: [
-    AuthModule,
-    ConversationsModule,
-    CheckpointsModule,
-    ExperimentsModule,
-    TurnInputsModule,
-    TypeOrmModule.forFeature([UserProfileEntity]),
-  ],
+  imports: [AuthModule, ConversationsModule, CheckpointsModule, ExperimentsModule, TurnInputsModule],
   controllers: [MessagesController, RepliesController, PersonaController],
   providers: [
     ChatGateway,
@@ -62,6 +54,7 @@ import { TurnService } from './turn.service';
     CacheChanges,
     MemoryService,
     PersonaService,
+    ProfilesRepository,
     DeepExtractionService,
     DirectorService,
     FeedbackService,

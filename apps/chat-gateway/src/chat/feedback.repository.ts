@@ -1,5 +1,5 @@
 import { FeedbackEntity } from '@echoloop/persistence';
-import { enqueueRow, type OutboxRow } from '@echoloop/platform';
+import { enqueueRows, type OutboxRow } from '@echoloop/platform';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -30,7 +30,7 @@ export class FeedbackRepository {
         .getOneOrFail();
       const { next, event } = change(current);
       await feedback.update({ id: current.id }, next);
-      await enqueueRow(tx, event);
+      await enqueueRows(tx, [event]);
       return feedback.findOneByOrFail({ id: current.id });
     });
   }

@@ -7,13 +7,13 @@ import {
 } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { Test } from '@nestjs/testing';
-import { getRepositoryToken } from '@nestjs/typeorm';
 import { PinoLogger } from 'nestjs-pino';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
 import { ConversationsRepository } from '../conversations/conversations.repository';
 import { DirectorService } from '../director/director.service';
 import { GATEWAY_ENV, gatewayEnv } from '../env';
 import { PersonaService } from '../persona/persona.service';
+import { ProfilesRepository } from '../persona/profiles.repository';
 import { TurnContextBuilder } from './turn-context';
 import type { TurnInputs } from './turn.repository';
 
@@ -82,7 +82,7 @@ describe('TurnContextBuilder.sameContext', () => {
         PersonaService,
         DirectorService,
         { provide: GATEWAY_ENV, useValue: gatewayEnv.parse({}) },
-        { provide: getRepositoryToken(UserProfileEntity), useValue: {} },
+        { provide: ProfilesRepository, useValue: {} },
         { provide: ConversationsRepository, useValue: {} },
         { provide: CheckpointsService, useValue: {} },
         { provide: PinoLogger, useValue: { warn: jest.fn() } },

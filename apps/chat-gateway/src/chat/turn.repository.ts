@@ -7,7 +7,7 @@ import {
   PreparedStatements,
   UserProfileEntity,
 } from '@echoloop/persistence';
-import { OUTBOX_CHANNEL, OUTBOX_COLUMNS, type OutboxRow } from '@echoloop/platform';
+import { OUTBOX_CHANNEL, OUTBOX_INSERT, type OutboxRow } from '@echoloop/platform';
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -205,7 +205,7 @@ const COMMIT_REPLY = `
             $promptTokens, $completionTokens, $ttftMs, $totalMs, $checkpointId, $safetyCategories)
     RETURNING created_at
   ), event AS (
-    INSERT INTO outbox ${OUTBOX_COLUMNS}
+    ${OUTBOX_INSERT}
     SELECT $eventId, $topic, $eventKey,
            jsonb_set($eventPayload::jsonb, $createdAtPath::text[],
                      to_jsonb(to_char(reply.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),

@@ -5,6 +5,7 @@ import { BadRequestException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { getRepositoryToken } from '@nestjs/typeorm';
 import { GATEWAY_ENV, gatewayEnv } from '../env';
+import { CheckpointsRepository } from './checkpoints.repository';
 import { CheckpointsService } from './checkpoints.service';
 import type { CreateCheckpointInput } from './checkpoint.schemas';
 
@@ -19,6 +20,7 @@ describe('CheckpointsService endpoint policy', () => {
         CheckpointsService,
         { provide: getRepositoryToken(CheckpointEntity), useValue: { insert } },
         { provide: getRepositoryToken(AdapterPlacementEntity), useValue: {} },
+        { provide: CheckpointsRepository, useValue: {} },
         { provide: MetricsService, useValue: new MetricsService('test') },
         {
           provide: GATEWAY_ENV,

@@ -22,6 +22,7 @@ import type { EntityManager, Repository } from 'typeorm';
 import { TtlCache } from '../common/ttl-cache';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import type { CreateCheckpointInput } from './checkpoint.schemas';
+import { CheckpointsRepository } from './checkpoints.repository';
 
 /**
  * The checkpoint registry: which model serves a conversation, on which endpoints, with which decoding. The
@@ -45,6 +46,7 @@ export class CheckpointsService implements OnApplicationBootstrap {
     @InjectRepository(CheckpointEntity) private readonly checkpoints: Repository<CheckpointEntity>,
     @InjectRepository(AdapterPlacementEntity)
     private readonly adapterPlacements: Repository<AdapterPlacementEntity>,
+    private readonly registry: CheckpointsRepository,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
     metrics: MetricsService,
   ) {
@@ -61,13 +63,7 @@ export class CheckpointsService implements OnApplicationBootstrap {
       contextTokens: this.env.LLM_CONTEXT_TOKENS,
       status: 'active' as const,
     };
-    await this.checkpoints.manager.transaction(async (tx) => {
-      const repo = tx.getRepository(CheckpointEntity);
-      // A default chosen since (a promoted experiment arm) survives restarts; the configured one fills a gap.
-      const current = await repo.findOneBy({ isDefault: true });
-      const keepCurrent = current !== null && current.id !== configured.id && current.status !== 'retired';
-      await repo.save({ ...configured, isDefault: !keepCurrent });
-    });
+    await this.registry.registerConfigured(configured);
   }
 
   /**
@@ -125,18 +121,15 @@ export class CheckpointsService implements OnApplicationBootstrap {
   }
 
   /** Makes a checkpoint the default (inside the caller's transaction when given). */
-  async setDefault(id: string, manager: EntityManager = this.checkpoints.manager): Promise<void> {
-    const repo = manager.getRepository(CheckpointEntity);
-    const target = await repo.findOneBy({ id });
-    if (!target)
+  async setDefault(id: string, manager?: EntityManager): Promise<void> {
+    const refused = await this.registry.setDefault(id, manager);
+    if (refused === 'not_found')
       throw new NotFoundException({ error: { code: 'not_found', message: `Checkpoint ${id} not found` } });
-    if (target.status === 'retired') {
+    if (refused === 'retired') {
       throw new ConflictException({
         error: { code: 'checkpoint_retired', message: `Checkpoint ${id} is retired` },
       });
     }
-    await repo.update({ isDefault: true }, { isDefault: false });
-    await repo.update({ id }, { isDefault: true, status: 'active' });
     this.defaults.delete('default');
     this.byId.delete(id);
   }

@@ -1,5 +1,5 @@
-import { RewardTurnEntity } from '@echoloop/persistence';
-import { type DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { BackfillTurnsRepository, type TurnCursor } from './backfill-turns.repository';
 import type { TurnLabeller } from '../labelling/turn-labeller.service';
 
 export interface BackfillRange {
@@ -28,37 +28,20 @@ export async function backfill(
   onProgress: (progress: BackfillProgress) => void,
 ): Promise<BackfillProgress> {
   const started = Date.now();
-  const repo = db.getRepository(RewardTurnEntity);
-  const base = repo
-    .createQueryBuilder('t')
-    .where('t.replied_at >= :from AND t.replied_at < :to', range)
-    .andWhere('NOT (:version = ANY(t.labelled_versions))', { version: labeller.version });
-  const total = await base.clone().getCount();
+  const turns = new BackfillTurnsRepository(db, range, labeller.version);
+  const total = await turns.count();
   let done = 0;
-  let after: { conversationId: string; repliedAt: Date; turnId: string } | undefined;
+  let after: TurnCursor | undefined;
   const leftBefore = new Date(Date.now() - leaveAfterMs);
   for (;;) {
-    const page = base
-      .clone()
-      .orderBy('t.conversation_id')
-      .addOrderBy('t.replied_at')
-      .addOrderBy('t.turn_id')
-      .take(PAGE);
-    if (after) {
-      page.andWhere('(t.conversation_id, t.replied_at, t.turn_id) > (:c, :r, :id)', {
-        c: after.conversationId,
-        r: after.repliedAt,
-        id: after.turnId,
-      });
-    }
-    const turns = await page.getMany();
-    for (const turn of turns) {
+    const page = await turns.page(PAGE, after);
+    for (const turn of page) {
       await labeller.relabel(turn, leftBefore);
       done += 1;
       onProgress({ done, total, elapsedMs: Date.now() - started });
     }
-    const last = turns.at(-1);
-    if (!last || turns.length < PAGE) break;
+    const last = page.at(-1);
+    if (!last || page.length < PAGE) break;
     after = last;
   }
   return { done, total, elapsedMs: Date.now() - started };

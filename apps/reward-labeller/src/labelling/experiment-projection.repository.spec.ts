@@ -1,6 +1,6 @@
 import { isExperimentMetric } from '@echoloop/experiments';
 import type { RewardLabelEntity, RewardTurnEntity, TurnSignals } from '@echoloop/persistence';
-import { corrections, experimentValues } from './experiment-projection';
+import { corrections, experimentValues } from './experiment-projection.repository';
 
 const turn = (signals: TurnSignals) =>
   ({

@@ -1,17 +1,22 @@
 import { rewardTurnLabelledV1 } from '@echoloop/contracts';
 import type { RewardTurnEntity, TurnSignals } from '@echoloop/persistence';
-import { eventHeaders, OUTBOX_CHANNEL, OutboxRelay } from '@echoloop/platform';
+import { enqueueRows, OutboxRelay, outboxRow, type OutboxRow } from '@echoloop/platform';
 import type { RewardComponent, RewardConfig } from '@echoloop/rewards';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'node:util';
 import { DataSource, type EntityManager } from 'typeorm';
 import { compositeOf, turnLabelledEvent } from './announcement';
-import { experimentValues, perTurnUpdates, projectTurn, userLevelUpdates } from './experiment-projection';
+import {
+  experimentValues,
+  perTurnUpdates,
+  projectTurn,
+  userLevelUpdates,
+} from './experiment-projection.repository';
 import type { LabelDraft } from './label-draft';
 import type { TurnPayload } from './turn-payload';
 import type { StoredLabel } from './stored-label';
-import { lockTurns } from './turn-locks';
+import { lockTurns } from './turn-locks.repository';
 
 /** Feedback changed turns while their batch was being labelled: the batch is labelled again from what is stored. */
 export class StalePlanError extends Error {
@@ -266,7 +271,7 @@ export class LabelBatchStore {
       tx,
     );
     const byTurn = await storedLabels(tx, [...claimed], version);
-    const events = [];
+    const events: OutboxRow[] = [];
     for (const { turn } of finishing) {
       const own = byTurn.get(turn.turnId) ?? [];
       const composite = compositeOf(own, config);
@@ -275,29 +280,15 @@ export class LabelBatchStore {
           ...perTurnUpdates(experimentValues(turn, own, composite?.value ?? null)),
           ...(await userLevelUpdates(tx, turn, version)),
         });
-      events.push({ key: turn.conversationId, event: turnLabelledEvent(turn, version, own, composite) });
-    }
-    // Notifies, as every outbox write does: relays in any process publish on commit.
-    await tx.query(
-      `WITH rows AS (
-         INSERT INTO outbox (event_id, topic, message_key, payload, headers)
-         SELECT (e->>'eventId')::uuid, $2, e->>'key', e->'payload', e->'headers'
-         FROM jsonb_array_elements($1::jsonb) e RETURNING 1)
-       SELECT pg_notify($3, '') WHERE EXISTS (SELECT 1 FROM rows)`,
-      [
-        JSON.stringify(
-          // Validated already: createEvent parses what it makes.
-          events.map(({ key, event }) => ({
-            eventId: event.eventId,
-            key,
-            payload: event,
-            headers: eventHeaders(event),
-          })),
+      events.push(
+        outboxRow(
+          rewardTurnLabelledV1,
+          turnLabelledEvent(turn, version, own, composite),
+          turn.conversationId,
         ),
-        rewardTurnLabelledV1.topic,
-        OUTBOX_CHANNEL,
-      ],
-    );
+      );
+    }
+    await enqueueRows(tx, events);
     return inserted;
   }
 }

@@ -18,10 +18,10 @@ import {
   perTurnUpdates,
   projectTurn,
   userLevelUpdates,
-} from './experiment-projection';
+} from './experiment-projection.repository';
 import { compositeOf, turnLabelledEvent } from './announcement';
 import type { LabelDraft } from './label-draft';
-import { lockTurns } from './turn-locks';
+import { lockTurns } from './turn-locks.repository';
 import type { TurnPayload } from './turn-payload';
 
 /**

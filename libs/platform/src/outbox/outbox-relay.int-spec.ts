@@ -21,7 +21,7 @@ import { DataSource } from 'typeorm';
 import { EventPublisher } from '../kafka/event-publisher';
 import { ensureTopics } from '../kafka/topic-admin';
 import { MetricsService } from '../metrics/metrics.service';
-import { enqueueEvent, forgetUserEvents } from './enqueue-event';
+import { enqueueEvent, forgetUserEvents } from './outbox-writer';
 import { OutboxRelay } from './outbox-relay';
 
 const logger = pino({ level: 'silent' });

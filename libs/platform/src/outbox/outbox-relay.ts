@@ -5,7 +5,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { PgListener } from '../database/pg-listener';
 import type { EventPublisher } from '../kafka/event-publisher';
 import type { MetricsService } from '../metrics/metrics.service';
-import { OUTBOX_CHANNEL } from './enqueue-event';
+import { OUTBOX_CHANNEL } from './outbox-writer';
 
 export interface OutboxRelayOptions {
   batchSize: number;

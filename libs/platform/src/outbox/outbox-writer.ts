@@ -2,46 +2,31 @@ import type { Contract, EventOf } from '@echoloop/contracts';
 import type { EntityManager } from 'typeorm';
 import { eventHeaders } from '../kafka/event-codec';
 
+/**
+ * The one writer of outbox rows. Every row is made by outboxRow, which validates the event against its contract, so
+ * a bad event fails the write instead of reaching Kafka; lint forbids writing `INSERT INTO outbox` anywhere else.
+ */
+
 /** Announces committed outbox rows to every relay (OutboxRelay LISTENs on it). */
 export const OUTBOX_CHANNEL = 'echoloop_outbox';
 
 /**
- * Writes an event to the outbox inside the caller's transaction: it is published (by OutboxRelay) if and only if
- * the transaction commits. Validated here, so a bad event fails the write instead of reaching Kafka.
- *
- * The same statement notifies OUTBOX_CHANNEL, so a relay in any process publishes it as soon as the transaction
- * commits (PostgreSQL delivers notifications on commit, never on rollback, and sends one per transaction however
- * many events it wrote): one round trip, as the insert alone was.
+ * The start of every statement that writes outbox rows, for the one statement (a reply's commit) that writes its
+ * row along with others; its values come from an OutboxRow.
  */
-export async function enqueueEvent<C extends Contract>(
-  manager: Pick<EntityManager, 'query'>,
-  contract: C,
-  event: EventOf<C>,
-  key: string,
-): Promise<void> {
-  await enqueueRow(manager, outboxRow(contract, event, key));
-}
+export const OUTBOX_INSERT = 'INSERT INTO outbox (event_id, topic, message_key, payload, headers)';
 
-/** enqueueEvent for an event already made into its outbox row (outboxRow). */
-export async function enqueueRow(manager: Pick<EntityManager, 'query'>, row: OutboxRow): Promise<void> {
-  await manager.query(
-    `WITH row AS (INSERT INTO outbox ${OUTBOX_COLUMNS} VALUES ($1, $2, $3, $4, $5) RETURNING id)
-     SELECT pg_notify($6, '') FROM row`,
-    [row.eventId, row.topic, row.key, row.payload, row.headers, OUTBOX_CHANNEL],
-  );
-}
+declare const validated: unique symbol;
 
-/** The columns of OutboxEntity (libs/persistence) an event fills, in the order of OutboxRow. */
-export const OUTBOX_COLUMNS = '(event_id, topic, message_key, payload, headers)';
-
-/** An event as the outbox stores it, validated, for a statement that writes it along with other rows. */
+/** An event as the outbox stores it, validated against its contract (only outboxRow makes one). */
 export interface OutboxRow {
-  eventId: string;
-  topic: string;
-  key: string;
+  readonly [validated]: true;
+  readonly eventId: string;
+  readonly topic: string;
+  readonly key: string;
   /** The event as JSON text. */
-  payload: string;
-  headers: string;
+  readonly payload: string;
+  readonly headers: string;
 }
 
 export function outboxRow<C extends Contract>(contract: C, event: EventOf<C>, key: string): OutboxRow {
@@ -52,7 +37,41 @@ export function outboxRow<C extends Contract>(contract: C, event: EventOf<C>, ke
     key,
     payload: JSON.stringify(valid),
     headers: JSON.stringify(eventHeaders(valid)),
-  };
+  } as OutboxRow;
+}
+
+/**
+ * Writes an event to the outbox inside the caller's transaction: it is published (by OutboxRelay) if and only if
+ * the transaction commits.
+ */
+export async function enqueueEvent<C extends Contract>(
+  manager: Pick<EntityManager, 'query'>,
+  contract: C,
+  event: EventOf<C>,
+  key: string,
+): Promise<void> {
+  await enqueueRows(manager, [outboxRow(contract, event, key)]);
+}
+
+/**
+ * Writes rows to the outbox inside the caller's transaction, in one statement however many there are. The same
+ * statement notifies OUTBOX_CHANNEL, so a relay in any process publishes them as soon as the transaction commits
+ * (PostgreSQL delivers notifications on commit, never on rollback, and one per transaction however many rows it
+ * wrote).
+ */
+export async function enqueueRows(
+  manager: Pick<EntityManager, 'query'>,
+  rows: readonly OutboxRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await manager.query(
+    `WITH rows AS (
+       ${OUTBOX_INSERT}
+       SELECT (r->>'eventId')::uuid, r->>'topic', r->>'key', (r->>'payload')::jsonb, (r->>'headers')::jsonb
+       FROM jsonb_array_elements($1::jsonb) r RETURNING 1)
+     SELECT pg_notify($2, '') WHERE EXISTS (SELECT 1 FROM rows)`,
+    [JSON.stringify(rows), OUTBOX_CHANNEL],
+  );
 }
 
 /**

@@ -22,6 +22,26 @@ const OUTBOX_WRITER_ONLY = {
     'TemplateElement[value.raw=/INSERT\\s+INTO\\s+outbox\\b/i], Literal[value=/INSERT\\s+INTO\\s+outbox\\b/i]',
   message: 'Outbox rows are written by the outbox writer (enqueueEvent, enqueueRows, OUTBOX_INSERT) only.',
 };
+/** Periodic work runs on PeriodicWorker (or `every` for a beat), and retries wait as Backoff says. */
+const ONE_LOOP = [
+  {
+    selector: "CallExpression[callee.name='setInterval'], CallExpression[callee.property.name='setInterval']",
+    message: 'Periodic work runs on PeriodicWorker, a beat on every() (libs/platform/src/scheduling).',
+  },
+  {
+    selector:
+      "BinaryExpression[operator='**'][left.value=2][right.type!='Literal'], CallExpression[callee.property.name=/^(min|max)$/] > BinaryExpression[operator='*'][right.value=2]",
+    message: 'Retry delays come from Backoff or backoffDelay (libs/platform/src/scheduling/backoff.ts).',
+  },
+];
+const TESTS = [
+  '**/*.spec.ts',
+  '**/*.spec.tsx',
+  '**/*.int-spec.ts',
+  '**/*.outage-spec.ts',
+  'test/**',
+  'bench/**',
+];
 const RUNTIME_LIBS = ['type:platform', 'type:llm', 'type:data', 'type:contracts', 'type:util'];
 
 const depConstraints = [
@@ -99,15 +119,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.ts'],
-    ignores: ['libs/platform/src/outbox/outbox-writer.ts', '**/*.spec.ts', '**/*.int-spec.ts'],
-    rules: { 'no-restricted-syntax': ['error', OUTBOX_WRITER_ONLY] },
+    files: ['**/*.ts', '**/*.tsx'],
+    ignores: TESTS,
+    rules: { 'no-restricted-syntax': ['error', OUTBOX_WRITER_ONLY, ...ONE_LOOP] },
   },
   {
     // An injected entity repository is for reading and writing its own rows; raw SQL, query builders and its
     // manager (transactions, other entities) belong in a repository class, where the area's SQL sits in one file.
     files: ['apps/*/src/**/*.ts'],
-    ignores: ['**/*.repository.ts', '**/*-store.ts', '**/main.ts', '**/*.spec.ts', '**/*.int-spec.ts'],
+    ignores: ['**/*.repository.ts', '**/*-store.ts', '**/main.ts', ...TESTS],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -120,8 +140,19 @@ export default tseslint.config(
           message: "An entity repository's manager (transactions, other entities) belongs in a repository.",
         },
         OUTBOX_WRITER_ONLY,
+        ...ONE_LOOP,
       ],
     },
+  },
+  {
+    // Where the one loop and backoff live, and code that cannot use them (the browser app, the test harness).
+    files: ['libs/platform/src/scheduling/**', 'apps/web/**', 'libs/testing/**'],
+    ignores: TESTS,
+    rules: { 'no-restricted-syntax': ['error', OUTBOX_WRITER_ONLY] },
+  },
+  {
+    files: ['libs/platform/src/outbox/outbox-writer.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...ONE_LOOP] },
   },
   {
     // Tests may use the testing lib and relax a few rules that only get in the way of assertions.

@@ -41,6 +41,12 @@ function lint(file: string, source: string): LintMessage[] {
   return result?.messages ?? [];
 }
 
+/** The first word of each no-restricted-syntax message lint gives `source` as the file at `file`. */
+const restrictedSyntax = (file: string, source: string) =>
+  lint(file, source)
+    .filter((m) => m.ruleId === 'no-restricted-syntax')
+    .map((m) => m.message.split(' ')[0]);
+
 const boundaryError = expect.objectContaining({ ruleId: '@nx/enforce-module-boundaries' });
 
 describe('architecture', () => {
@@ -129,16 +135,27 @@ describe('architecture', () => {
       "export const announce = (db: Db) => db.query(`INSERT INTO outbox (topic) VALUES ('t')`);",
       '',
     ].join('\n');
-    const messages = (file: string) =>
-      lint(file, source)
-        .filter((m) => m.ruleId === 'no-restricted-syntax')
-        .map((m) => m.message.split(' ')[0]);
+    const messages = (file: string) => restrictedSyntax(file, source);
     // In a service: the SQL (twice), the manager, and the outbox row.
     expect(messages('apps/chat-gateway/src/x/x.service.ts').sort()).toEqual(['An', 'Outbox', 'SQL', 'SQL']);
     // In a repository only the outbox row, anywhere but the writer.
     expect(messages('apps/chat-gateway/src/x/x.repository.ts')).toEqual(['Outbox']);
     expect(messages('libs/persistence/src/x.ts')).toEqual(['Outbox']);
     expect(messages('libs/platform/src/outbox/outbox-writer.ts')).toEqual([]);
+  }, 60_000);
+
+  it('lint fails on a hand-made periodic loop or retry backoff, outside the one scheduler', () => {
+    const source = [
+      'export const poll = (run: () => void) => setInterval(run, 1_000);',
+      'export const wait = (attempt: number) => 100 * 2 ** attempt;',
+      'export const next = (backoff: number) => Math.min(Math.max(backoff * 2, 200), 5_000);',
+      'export const WORDS = 2 ** 32;',
+      '',
+    ].join('\n');
+    const messages = (file: string) => restrictedSyntax(file, source);
+    expect(messages('apps/reward-labeller/src/x/x.service.ts')).toEqual(['Periodic', 'Retry', 'Retry']);
+    expect(messages('libs/llm/src/x.ts')).toEqual(['Periodic', 'Retry', 'Retry']);
+    expect(messages('libs/platform/src/scheduling/x.ts')).toEqual([]);
   }, 60_000);
 
   it('the import check fails on a circle, even one of type-only imports, and passes the tree', () => {

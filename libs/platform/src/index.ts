@@ -1,4 +1,11 @@
 export { bootstrap, type BootstrapOptions } from './bootstrap';
+export { Backoff, backoffDelay, type BackoffOptions } from './scheduling/backoff';
+export {
+  every,
+  PeriodicWorker,
+  type PeriodicWorkerOptions,
+  type WorkerLogger,
+} from './scheduling/periodic-worker';
 export { PlatformModule, type PlatformOptions } from './platform.module';
 export { createLogger, loggerOptions, REDACTED_PATHS } from './logging/logger';
 export { MetricsService } from './metrics/metrics.service';

@@ -1,3 +1,4 @@
+import { every } from '@echoloop/platform';
 import { readdirSync, readFileSync } from 'node:fs';
 
 export const RSS_GROUPS = ['train', 'model', 'ray', 'orchestrator'] as const;
@@ -61,7 +62,7 @@ export function sampleRss(workDir: string): RssMiB {
 /** Samples every `intervalMs` and keeps the peaks (each group's own, and the total's) of every open scope. */
 export class RssSampler {
   private readonly scopes = new Map<string, RssMiB>();
-  private timer: NodeJS.Timeout | undefined;
+  private stopSampling = (): void => undefined;
 
   constructor(
     private readonly workDir: string,
@@ -69,12 +70,11 @@ export class RssSampler {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => this.sample(), this.intervalMs);
-    this.timer.unref();
+    this.stopSampling = every(this.intervalMs, () => this.sample());
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    this.stopSampling();
   }
 
   open(scope: string): void {

@@ -1,4 +1,5 @@
 import type { Cluster, Worker } from 'node:cluster';
+import { Backoff } from '@echoloop/platform';
 import type { Logger } from 'pino';
 
 export interface WorkerPoolOptions {
@@ -17,13 +18,15 @@ export interface WorkerPoolOptions {
  */
 export class WorkerPool {
   private stopping = false;
-  private restartDelayMs = 0;
+  private readonly restartDelay: Backoff;
   private readonly live = new Set<Worker>();
 
   constructor(
     private readonly cluster: Cluster,
     private readonly options: WorkerPoolOptions,
-  ) {}
+  ) {
+    this.restartDelay = new Backoff({ initialMs: 100, maxMs: options.maxRestartDelayMs ?? 10_000 });
+  }
 
   start(): void {
     for (let i = 0; i < this.options.workers; i++) this.fork();
@@ -35,7 +38,7 @@ export class WorkerPool {
     const worker = this.cluster.fork(this.options.env);
     this.live.add(worker);
     // A worker that stayed up a while resets the backoff.
-    const healthy = setTimeout(() => (this.restartDelayMs = 0), 30_000);
+    const healthy = setTimeout(() => this.restartDelay.reset(), 30_000);
     healthy.unref();
     worker.once('exit', () => clearTimeout(healthy));
   }
@@ -46,15 +49,12 @@ export class WorkerPool {
       if (this.live.size === 0) process.exit(0);
       return;
     }
-    this.restartDelayMs = Math.min(
-      Math.max(this.restartDelayMs * 2, 100),
-      this.options.maxRestartDelayMs ?? 10_000,
-    );
+    const restartInMs = this.restartDelay.next();
     this.options.logger.error(
-      { pid: worker.process.pid, code, signal, restartInMs: this.restartDelayMs },
+      { pid: worker.process.pid, code, signal, restartInMs },
       'gateway worker died; starting another',
     );
-    setTimeout(() => this.fork(), this.restartDelayMs);
+    setTimeout(() => this.fork(), restartInMs);
   }
 
   private stop(signal: NodeJS.Signals): void {

@@ -1,4 +1,4 @@
-import { CLOCK, type Clock, MetricsService } from '@echoloop/platform';
+import { CLOCK, type Clock, MetricsService, PeriodicWorker } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import type { Counter, Histogram } from 'prom-client';
@@ -15,8 +15,7 @@ const DAY_MS = 86_400_000;
  */
 @Injectable()
 export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
+  private readonly worker: PeriodicWorker<number>;
   private readonly deleted: Counter;
   private readonly batchSeconds: Histogram;
 
@@ -24,7 +23,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
     private readonly conversations: ConversationsRepository,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
     @Inject(CLOCK) private readonly clock: Clock,
-    private readonly logger: PinoLogger,
+    logger: PinoLogger,
     metrics: MetricsService,
   ) {
     this.deleted = metrics.counter(
@@ -32,28 +31,23 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnApplicationSh
       'Conversations deleted by retention',
     );
     this.batchSeconds = metrics.histogram('retention_batch_seconds', 'Time of one retention delete batch');
+    this.worker = new PeriodicWorker(() => this.deleteExpired(), logger, {
+      what: 'retention sweep',
+      everyMs: env.RETENTION_SWEEP_MS,
+    });
   }
 
   onApplicationBootstrap(): void {
-    if (this.env.CONVERSATION_TTL_DAYS === undefined) return;
-    this.timer = setInterval(() => void this.sweep(), this.env.RETENTION_SWEEP_MS);
-    void this.sweep();
+    if (this.env.CONVERSATION_TTL_DAYS !== undefined) this.worker.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onApplicationShutdown(): Promise<void> {
+    return this.worker.stop();
   }
 
   /** One sweep: batches until nothing is past the TTL; returns how many conversations it deleted. */
-  sweep(): Promise<number> {
-    this.running ??= this.deleteExpired()
-      .catch((error: unknown) => {
-        this.logger.warn({ err: error }, 'retention sweep failed; the next one retries');
-        return 0;
-      })
-      .finally(() => (this.running = undefined));
-    return this.running;
+  async sweep(): Promise<number> {
+    return (await this.worker.wake()) ?? 0;
   }
 
   private async deleteExpired(): Promise<number> {

@@ -6,7 +6,7 @@ import {
   pseudonymKey,
 } from '@echoloop/datasets';
 import type { DatasetExportEntity } from '@echoloop/persistence';
-import { CLOCK, type Clock } from '@echoloop/platform';
+import { CLOCK, type Clock, every, PeriodicWorker } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { AccountChanges } from '../auth/account-changes';
@@ -25,9 +25,7 @@ const LEASE_MS = 120_000;
  */
 @Injectable()
 export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly worker: PeriodicWorker;
   private readonly key: string;
 
   constructor(
@@ -40,36 +38,25 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
     private readonly logger: PinoLogger,
   ) {
     this.key = pseudonymKey(env);
+    this.worker = new PeriodicWorker(() => this.round(), logger, {
+      what: 'export round',
+      everyMs: env.EXPORT_SWEEP_MS,
+      rerunOnWake: true,
+    });
     changes.subscribe(() => this.wake());
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.wake(), this.env.EXPORT_SWEEP_MS);
-    this.wake();
+    this.worker.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onApplicationShutdown(): Promise<void> {
+    return this.worker.stop();
   }
 
   /** Looks for work now (a new export, an erasure); one round at a time. */
   wake(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.round()
-      .catch((error: unknown) =>
-        this.logger.warn({ err: error }, 'export round failed; the next one retries'),
-      )
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    void this.worker.wake();
   }
 
   private async round(): Promise<void> {
@@ -88,10 +75,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
 
   private async run(job: DatasetExportEntity): Promise<void> {
     // Beats while the export runs, uploads included (progress beats too).
-    const beating = setInterval(
-      () => void this.repository.heartbeat(job.id, this.clock()).catch(() => undefined),
-      HEARTBEAT_MS,
-    );
+    const stopBeating = every(HEARTBEAT_MS, () => this.repository.heartbeat(job.id, this.clock()));
     try {
       const { manifest, userIds } = await this.turns.export({
         id: job.id,
@@ -113,7 +97,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
       await this.store.remove(job.id);
       await this.repository.fail(job.id, 'export_failed', this.clock());
     } finally {
-      clearInterval(beating);
+      stopBeating();
     }
   }
 }

@@ -12,6 +12,7 @@ import {
   welchTest,
 } from '@echoloop/experiments';
 import type { ExperimentEntity } from '@echoloop/persistence';
+import { PeriodicWorker } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
@@ -40,21 +41,26 @@ function orNull<T>(compute: () => T): T | null {
  */
 @Injectable()
 export class ResultsService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
+  private readonly reviews: PeriodicWorker;
 
   constructor(
     private readonly repository: ExperimentsRepository,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
     private readonly experiments: ExperimentsService,
     private readonly logger: PinoLogger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.review(), this.env.EXPERIMENT_GUARDRAIL_CHECK_MS);
+  ) {
+    this.reviews = new PeriodicWorker(() => this.act(), logger, {
+      what: 'experiment review',
+      everyMs: env.EXPERIMENT_GUARDRAIL_CHECK_MS,
+    });
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  onApplicationBootstrap(): void {
+    this.reviews.start({ now: false });
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.reviews.stop();
   }
 
   async results(id: string) {
@@ -171,33 +177,33 @@ export class ResultsService implements OnApplicationBootstrap, OnApplicationShut
    * The rl-orchestrator's reconciler then unloads a stopped candidate's adapter and keeps a promoted one served.
    */
   async review(): Promise<void> {
-    try {
-      const running = await this.repository.findRunning();
-      if (!running) return;
-      const { guardrails, decision } = await this.results(running.id);
-      const breached = guardrails.find((g) => g.breached);
-      if (breached) {
-        await this.experiments.stop(
-          null,
-          running.id,
-          `guardrail: ${breached.metric} worse on arm ${breached.armId}`,
-        );
-        this.logger.warn({ experimentId: running.id, ...breached }, 'experiment stopped by a guardrail');
-        return;
-      }
-      const mode = this.env.EXPERIMENT_DECISIONS;
-      if (!decision.verdict || !decision.armId || mode === 'off') return;
-      if (mode === 'recommend') {
-        await this.experiments.recommend(running.id, decision);
-        return;
-      }
-      if (decision.verdict === 'promote')
-        await this.experiments.promote(null, running.id, decision.armId, decision.reason);
-      else await this.experiments.stop(null, running.id, `decision: ${decision.reason}`);
-      this.logger.info({ experimentId: running.id, ...decision }, 'experiment decided by its primary metric');
-    } catch (error) {
-      this.logger.warn({ err: error }, 'experiment review failed; the next one retries');
+    await this.reviews.wake();
+  }
+
+  private async act(): Promise<void> {
+    const running = await this.repository.findRunning();
+    if (!running) return;
+    const { guardrails, decision } = await this.results(running.id);
+    const breached = guardrails.find((g) => g.breached);
+    if (breached) {
+      await this.experiments.stop(
+        null,
+        running.id,
+        `guardrail: ${breached.metric} worse on arm ${breached.armId}`,
+      );
+      this.logger.warn({ experimentId: running.id, ...breached }, 'experiment stopped by a guardrail');
+      return;
     }
+    const mode = this.env.EXPERIMENT_DECISIONS;
+    if (!decision.verdict || !decision.armId || mode === 'off') return;
+    if (mode === 'recommend') {
+      await this.experiments.recommend(running.id, decision);
+      return;
+    }
+    if (decision.verdict === 'promote')
+      await this.experiments.promote(null, running.id, decision.armId, decision.reason);
+    else await this.experiments.stop(null, running.id, `decision: ${decision.reason}`);
+    this.logger.info({ experimentId: running.id, ...decision }, 'experiment decided by its primary metric');
   }
 }
 

@@ -1,3 +1,4 @@
+import { every } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { InFlightRegistry } from '../chat/in-flight-registry';
@@ -11,7 +12,7 @@ import { TurnGatesRepository } from './turn-gates.repository';
  */
 @Injectable()
 export class StreamSlots implements OnApplicationBootstrap, OnApplicationShutdown {
-  private renewal: NodeJS.Timeout | undefined;
+  private stopRenewing = (): void => undefined;
 
   constructor(
     private readonly gates: TurnGatesRepository,
@@ -21,13 +22,13 @@ export class StreamSlots implements OnApplicationBootstrap, OnApplicationShutdow
   ) {}
 
   onApplicationBootstrap(): void {
-    const every = Math.max(1_000, Math.floor(this.env.STREAM_SLOT_TTL_MS / 3));
-    this.renewal = setInterval(() => void this.renew(), every);
-    this.renewal.unref();
+    this.stopRenewing = every(Math.max(1_000, Math.floor(this.env.STREAM_SLOT_TTL_MS / 3)), () =>
+      this.renew(),
+    );
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.renewal);
+    this.stopRenewing();
   }
 
   /**

@@ -10,6 +10,7 @@ import {
   UnprocessableEntityException,
 } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { PinoLogger } from 'nestjs-pino';
 import { EntityNotFoundError } from 'typeorm';
 import { SentientCatalog } from '../catalog';
 import { actorAnswer, analyserAnswer, testProfile } from '../sentient/profile.spec-helper';
@@ -92,6 +93,7 @@ async function setUp() {
       { provide: SentientCatalog, useValue: catalog },
       { provide: EVAL_RUNNER_ENV, useValue: ENV },
       { provide: CLOCK, useValue: () => NOW },
+      { provide: PinoLogger, useValue: { warn: jest.fn() } },
     ],
   }).compile();
   return { service: moduleRef.get(SimulatorSessionsService), sessions, catalog };

@@ -1,5 +1,5 @@
 import { ModelError } from '@echoloop/llm';
-import { CLOCK, type Clock } from '@echoloop/platform';
+import { CLOCK, type Clock, PeriodicWorker } from '@echoloop/platform';
 import {
   episodeReward,
   openSession,
@@ -19,6 +19,7 @@ import {
   ServiceUnavailableException,
   UnprocessableEntityException,
 } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
 import { SentientCatalog } from '../catalog';
 import type { EvalRunnerEnv } from '../env';
 import { simulatorDeps } from '../sentient/model-calls';
@@ -56,13 +57,14 @@ const notFound = () =>
 @Injectable()
 export class SimulatorSessionsService implements OnModuleInit, OnModuleDestroy {
   private readonly deps;
-  private sweep?: NodeJS.Timeout;
+  private readonly sweeps: PeriodicWorker<number>;
 
   constructor(
     private readonly sessions: SimulatorSessionsRepository,
     @Inject(EVAL_RUNNER_ENV) private readonly env: EvalRunnerEnv,
     private readonly catalog: SentientCatalog,
     @Inject(CLOCK) private readonly clock: Clock,
+    logger: PinoLogger,
   ) {
     this.deps = simulatorDeps({
       baseUrl: env.SIMULATOR_BASE_URL,
@@ -71,16 +73,19 @@ export class SimulatorSessionsService implements OnModuleInit, OnModuleDestroy {
       contextTokens: 4096,
       maxTokens: 512,
     });
+    this.sweeps = new PeriodicWorker(() => this.deleteStale(), logger, {
+      what: 'stale simulator session sweep',
+      everyMs: 3_600_000,
+    });
   }
 
   /** Sessions untouched for SIMULATOR_SESSION_TTL_HOURS are deleted, hourly: rollouts leave them behind. */
   onModuleInit(): void {
-    this.sweep = setInterval(() => void this.deleteStale().catch(() => undefined), 3_600_000);
-    this.sweep.unref();
+    this.sweeps.start({ now: false });
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.sweep);
+  onModuleDestroy(): Promise<void> {
+    return this.sweeps.stop();
   }
 
   async deleteStale(): Promise<number> {

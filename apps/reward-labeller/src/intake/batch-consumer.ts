@@ -4,6 +4,7 @@ import {
   ContractConsumerBase,
   decodeEvent,
   EventDecodeError,
+  every,
   messageOf,
   sleep,
 } from '@echoloop/platform';
@@ -35,7 +36,7 @@ export class BatchConsumer<C extends Contract> extends ContractConsumerBase<C, B
   }: EachBatchPayload): Promise<void> {
     const last = batch.messages.at(-1);
     if (!last || !isRunning() || isStale()) return;
-    const beat = setInterval(() => void heartbeat().catch(() => undefined), HEARTBEAT_MS);
+    const stopBeating = every(HEARTBEAT_MS, heartbeat);
     try {
       const valid: { message: KafkaMessage; event: EventOf<C> }[] = [];
       for (const message of batch.messages) {
@@ -63,7 +64,7 @@ export class BatchConsumer<C extends Contract> extends ContractConsumerBase<C, B
         }
       }
     } finally {
-      clearInterval(beat);
+      stopBeating();
     }
     if (!isRunning() || isStale()) return;
     resolveOffset(last.offset);

@@ -1,5 +1,5 @@
 import { chatTurnCompletedV1 } from '@echoloop/contracts';
-import { EventPublisher, KAFKA, KafkaLifecycle, MetricsService } from '@echoloop/platform';
+import { EventPublisher, every, KAFKA, KafkaLifecycle, MetricsService } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Kafka } from 'kafkajs';
 import { PinoLogger } from 'nestjs-pino';
@@ -21,7 +21,7 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
   private readonly consumer: BatchConsumer<typeof chatTurnCompletedV1>;
   private readonly received: Counter<'checkpoint'>;
   private readonly lag: Gauge<'topic' | 'partition'>;
-  private lagTimer: NodeJS.Timeout | undefined;
+  private stopLagPolls = (): void => undefined;
 
   constructor(
     @Inject(KAFKA) private readonly kafka: Kafka,
@@ -70,13 +70,13 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
 
   onApplicationBootstrap(): void {
     void this.lifecycle.topicsReady.then(() => {
-      this.lagTimer = setInterval(() => void this.pollLag().catch(() => undefined), this.env.LEAVE_SWEEP_MS);
+      this.stopLagPolls = every(this.env.LEAVE_SWEEP_MS, () => this.pollLag());
       return this.consumer.start();
     });
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.lagTimer);
+    this.stopLagPolls();
     await this.consumer.stop();
   }
 

@@ -7,7 +7,7 @@ import {
   Semaphore,
   SideWorkLanes,
 } from '@echoloop/llm';
-import { MetricsService, sideWorkMetrics } from '@echoloop/platform';
+import { backoffDelay, MetricsService, sideWorkMetrics } from '@echoloop/platform';
 import type { RewardComponent } from '@echoloop/rewards';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
@@ -38,6 +38,7 @@ export type JudgeOutcome<T> =
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 8_000;
 
 /**
  * Calls judge models: bounded concurrency, calls made together sent as one batch (JudgeBatcher), a timeout per
@@ -123,7 +124,7 @@ export class JudgeRunner implements OnApplicationShutdown {
       } catch (error) {
         if (!(error instanceof ModelError)) throw error;
         if (error.retryable && attempt < this.env.JUDGE_RETRIES) {
-          await sleep(BACKOFF_MS * 2 ** attempt);
+          await sleep(backoffDelay(attempt + 1, { initialMs: BACKOFF_MS, maxMs: MAX_BACKOFF_MS }));
           continue;
         }
         if (error.code === 'model_unavailable') {

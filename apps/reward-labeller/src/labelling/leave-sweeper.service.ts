@@ -1,3 +1,4 @@
+import { PeriodicWorker } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import type { LabellerEnv } from '../env';
@@ -15,28 +16,27 @@ const BATCH = 200;
  */
 @Injectable()
 export class LeaveSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly rounds: PeriodicWorker;
 
   constructor(
     @Inject(LABELLER_ENV) private readonly env: LabellerEnv,
     private readonly store: LabelStore,
     private readonly labeller: TurnLabeller,
     private readonly progress: ConsumerProgress,
-    private readonly logger: PinoLogger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.sweep()
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'leave sweep failed; next round retries'))
-        .finally(() => (this.running = undefined));
-    }, this.env.LEAVE_SWEEP_MS);
+    logger: PinoLogger,
+  ) {
+    this.rounds = new PeriodicWorker(() => this.sweep(), logger, {
+      what: 'leave sweep',
+      everyMs: env.LEAVE_SWEEP_MS,
+    });
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  onApplicationBootstrap(): void {
+    this.rounds.start({ now: false });
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** One round: every abandoned turn found (in batches), oldest first; then feedback held for too long. */

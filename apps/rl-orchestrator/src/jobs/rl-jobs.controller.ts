@@ -107,7 +107,7 @@ export class RlJobsController {
         error: { code: 'job_ended', message: `The job already ended (${job.status})` },
       });
     }
-    this.driver.wake();
+    void this.driver.wake();
     return { id, status: job.status, cancelRequested: true };
   }
 

@@ -130,8 +130,7 @@ async function setUp(stages = fakeStages(), env: Partial<OrchestratorEnv> = {}) 
   /** Rounds until the job ends (or `max` rounds). */
   const drive = async (max = 20) => {
     for (let i = 0; i < max && isActive(jobs.job.status); i += 1) {
-      driver.wake();
-      await (driver as unknown as { running?: Promise<void> }).running;
+      await driver.wake();
     }
   };
   return { jobs, stages, drive };

@@ -1,5 +1,5 @@
 import type { RlJobEntity, RlJobStatus } from '@echoloop/persistence';
-import { CLOCK, type Clock, MetricsService } from '@echoloop/platform';
+import { CLOCK, type Clock, every, MetricsService, PeriodicWorker } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
@@ -21,8 +21,7 @@ export const LEASE_MS = 20_000;
 @Injectable()
 export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly rounds: PeriodicWorker;
   private readonly finished;
   private readonly stageSeconds;
 
@@ -43,48 +42,39 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
       ['stage'],
       [0.1, 1, 5, 30, 60, 300, 900, 3600],
     );
+    this.rounds = new PeriodicWorker(() => this.round(), logger, {
+      what: 'refresh round',
+      everyMs: env.RL_JOB_POLL_SECONDS * 1_000,
+    });
   }
 
   onApplicationBootstrap(): void {
-    if (!this.env.RL_DRIVE_JOBS) return;
-    this.timer = setInterval(() => this.wake(), this.env.RL_JOB_POLL_SECONDS * 1_000);
-    this.wake();
+    if (this.env.RL_DRIVE_JOBS) this.rounds.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+    await this.rounds.stop();
     this.stages.close();
     await this.jobs.release(this.owner);
   }
 
-  /** Looks for work now (a new job, a cancel request); one round at a time. */
-  wake(): void {
-    if (this.running || !this.env.RL_DRIVE_JOBS) return;
-    this.running = this.round()
-      .catch((error: unknown) =>
-        this.logger.warn({ err: error }, 'refresh round failed; the next one retries'),
-      )
-      .finally(() => {
-        this.running = undefined;
-      });
+  /** Looks for work now (a new job, a cancel request); one round at a time. Resolves when the round has ended. */
+  async wake(): Promise<void> {
+    if (this.env.RL_DRIVE_JOBS) await this.rounds.wake();
   }
 
   private async round(): Promise<void> {
     const job = await this.jobs.claim(this.owner, this.clock(), LEASE_MS);
     if (!job) return;
     // A long step (snapshot, gate) keeps the lease alive while it runs.
-    const renew = setInterval(
-      () => void this.jobs.claim(this.owner, this.clock(), LEASE_MS).catch(() => undefined),
-      LEASE_MS / 4,
-    );
+    const stopRenewing = every(LEASE_MS / 4, () => this.jobs.claim(this.owner, this.clock(), LEASE_MS));
     const timer = this.stageSeconds.startTimer({ stage: job.status });
     try {
       await this.step(job);
     } catch (error) {
       await this.handle(job, error);
     } finally {
-      clearInterval(renew);
+      stopRenewing();
       timer();
     }
   }

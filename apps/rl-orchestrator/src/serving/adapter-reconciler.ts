@@ -1,5 +1,6 @@
 import { CACHE_CHANGES_CHANNEL } from '@echoloop/persistence';
 import {
+  Backoff,
   CheckpointEndpointRefusedError,
   checkpointEndpointPolicy,
   checkpointModelEndpoints,
@@ -42,7 +43,7 @@ export class AdapterReconciler implements OnApplicationBootstrap, OnApplicationS
   private current: Promise<ReconcileOutcome> | undefined;
   private queued: Promise<ReconcileOutcome> | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private retryMs = FAST_RETRY_MS;
+  private readonly retries: Backoff;
   private stopped = false;
   private readonly desired;
   private readonly loaded;
@@ -57,6 +58,10 @@ export class AdapterReconciler implements OnApplicationBootstrap, OnApplicationS
     metrics: MetricsService,
   ) {
     this.policy = checkpointEndpointPolicy(env);
+    this.retries = new Backoff({
+      initialMs: FAST_RETRY_MS,
+      maxMs: Math.min(MAX_RETRY_MS, env.ADAPTER_RECONCILE_SECONDS * 1_000),
+    });
     this.listener = new PgListener({
       connectionString: env.DATABASE_URL,
       channel: CACHE_CHANGES_CHANNEL,
@@ -132,12 +137,11 @@ export class AdapterReconciler implements OnApplicationBootstrap, OnApplicationS
     this.passes.inc({ outcome });
     const period = this.env.ADAPTER_RECONCILE_SECONDS * 1_000;
     if (outcome === 'settled' || outcome === 'busy') {
-      this.retryMs = FAST_RETRY_MS;
+      this.retries.reset();
       this.schedule(period);
     } else {
       // Something missing (an endpoint away or restarting): look again soon, backing off a little.
-      this.schedule(this.retryMs);
-      this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS, period);
+      this.schedule(this.retries.next());
     }
     return outcome === 'failed' ? 'unsettled' : outcome;
   }

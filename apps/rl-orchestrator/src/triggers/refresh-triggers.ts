@@ -1,4 +1,5 @@
 import type { RlJobEntity, RlTrigger } from '@echoloop/persistence';
+import { PeriodicWorker } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Cron } from 'croner';
 import { PinoLogger } from 'nestjs-pino';
@@ -29,8 +30,7 @@ export interface NewData {
 @Injectable()
 export class RefreshTriggers implements OnApplicationBootstrap, OnApplicationShutdown {
   private schedule: Cron | undefined;
-  private poller: NodeJS.Timeout | undefined;
-  private checking: Promise<void> | undefined;
+  private readonly thresholdChecks: PeriodicWorker;
 
   constructor(
     private readonly jobs: RlJobsRepository,
@@ -38,7 +38,12 @@ export class RefreshTriggers implements OnApplicationBootstrap, OnApplicationShu
     private readonly counter: NewDataCounter,
     @Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv,
     private readonly logger: PinoLogger,
-  ) {}
+  ) {
+    this.thresholdChecks = new PeriodicWorker(() => this.thresholdRound(), logger, {
+      what: 'threshold check',
+      everyMs: env.RL_THRESHOLD_POLL_SECONDS * 1_000,
+    });
+  }
 
   onApplicationBootstrap(): void {
     if (this.env.RL_SCHEDULE) {
@@ -47,15 +52,13 @@ export class RefreshTriggers implements OnApplicationBootstrap, OnApplicationShu
       );
     }
     if (this.env.RL_THRESHOLD_TURNS > 0 || this.env.RL_THRESHOLD_PAIRS > 0) {
-      this.poller = setInterval(() => this.checkThresholds(), this.env.RL_THRESHOLD_POLL_SECONDS * 1_000);
-      this.checkThresholds();
+      this.thresholdChecks.start();
     }
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.schedule?.stop();
-    clearInterval(this.poller);
-    await this.checking;
+    await this.thresholdChecks.stop();
   }
 
   thresholds(): { turns: number; pairs: number } {
@@ -107,7 +110,7 @@ export class RefreshTriggers implements OnApplicationBootstrap, OnApplicationShu
       jobId: job.id,
     });
     this.logger.info({ trigger, jobId: job.id, reason: options.reason }, 'refresh started');
-    this.driver.wake();
+    void this.driver.wake();
     return { started: true, job };
   }
 
@@ -123,14 +126,7 @@ export class RefreshTriggers implements OnApplicationBootstrap, OnApplicationShu
 
   /** One threshold check (never two at once). */
   checkThresholds(): void {
-    if (this.checking) return;
-    this.checking = this.thresholdRound()
-      .catch((error: unknown) =>
-        this.logger.warn({ err: error }, 'threshold check failed; the next one retries'),
-      )
-      .finally(() => {
-        this.checking = undefined;
-      });
+    void this.thresholdChecks.wake();
   }
 
   private async thresholdRound(): Promise<void> {

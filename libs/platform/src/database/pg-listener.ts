@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import type { Logger } from 'pino';
+import { Backoff } from '../scheduling/backoff';
 
 export interface PgListenerOptions {
   connectionString: string;
@@ -23,11 +24,13 @@ export interface PgListenerOptions {
 export class PgListener {
   private client: Client | undefined;
   private stopped = false;
-  private backoffMs = 0;
+  private readonly backoff: Backoff;
   private retryTimer: NodeJS.Timeout | undefined;
   private listeningNow = false;
 
-  constructor(private readonly options: PgListenerOptions) {}
+  constructor(private readonly options: PgListenerOptions) {
+    this.backoff = new Backoff({ initialMs: 200, maxMs: options.maxBackoffMs ?? 5_000 });
+  }
 
   /** True from LISTEN until the connection is known to be lost: notifications sent meanwhile arrive. */
   get listening(): boolean {
@@ -60,12 +63,9 @@ export class PgListener {
       if (this.client === client) this.client = undefined;
       void client.end().catch(() => undefined);
       if (this.stopped) return;
-      this.backoffMs = Math.min(Math.max(this.backoffMs * 2, 200), this.options.maxBackoffMs ?? 5_000);
-      this.options.logger.warn(
-        { err: error, channel, retryInMs: this.backoffMs },
-        'pg listener lost; will retry',
-      );
-      this.retryTimer = setTimeout(() => void this.connect(), this.backoffMs);
+      const retryInMs = this.backoff.next();
+      this.options.logger.warn({ err: error, channel, retryInMs }, 'pg listener lost; will retry');
+      this.retryTimer = setTimeout(() => void this.connect(), retryInMs);
     };
     client.on('error', drop);
     client.on('end', () => drop());
@@ -76,7 +76,7 @@ export class PgListener {
       await client.connect();
       await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
       if (this.stopped || dropped) return;
-      this.backoffMs = 0;
+      this.backoff.reset();
       this.listeningNow = true;
       this.options.onListening();
     } catch (error) {

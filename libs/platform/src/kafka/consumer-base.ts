@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { type PartitionLag, runBatches } from './batch-run';
 import { deadLetterMessage, type DeadLetterKind } from './dead-letter';
 import type { EventPublisher } from './event-publisher';
+import { backoffDelay } from '../scheduling/backoff';
 
 /** What every contract consumer is configured with, whatever it hands its handler (one event or a batch). */
 export interface ConsumerBaseOptions<C extends Contract> {
@@ -80,7 +81,7 @@ export abstract class ContractConsumerBase<C extends Contract, O extends Consume
 
   /** The wait before attempt `attempt + 1`. */
   protected delay(attempt: number): number {
-    return Math.min(this.backoff.initial * 2 ** (attempt - 1), this.backoff.max);
+    return backoffDelay(attempt, { initialMs: this.backoff.initial, maxMs: this.backoff.max });
   }
 
   protected async commit(topic: string, partition: number, lastDone: string): Promise<void> {

@@ -6,6 +6,7 @@ import { PgListener } from '../database/pg-listener';
 import type { EventPublisher } from '../kafka/event-publisher';
 import type { MetricsService } from '../metrics/metrics.service';
 import { OUTBOX_CHANNEL } from './outbox-writer';
+import { Backoff } from '../scheduling/backoff';
 
 export interface OutboxRelayOptions {
   batchSize: number;
@@ -188,12 +189,12 @@ export class OutboxRelay {
   }
 
   private async run(): Promise<void> {
-    let backoff = 0;
+    const backoff = new Backoff({ initialMs: 200, maxMs: this.options.maxBackoffMs });
     let purgedAt = 0;
     while (!this.stopped) {
       try {
         const { more } = await this.relayBatch();
-        backoff = 0;
+        backoff.reset();
         // Rows committed while this batch was out woke the relay already, so the sleep below returns at once.
         if (more) continue;
         if (this.now() - purgedAt >= PURGE_EVERY_MS) {
@@ -202,11 +203,11 @@ export class OutboxRelay {
         }
         await this.sleep(this.options.idleMs, true);
       } catch (error) {
-        backoff = Math.min(Math.max(backoff * 2, 200), this.options.maxBackoffMs);
-        this.logger.warn({ err: error, retryInMs: backoff }, 'outbox relay could not publish; will retry');
+        const retryInMs = backoff.next();
+        this.logger.warn({ err: error, retryInMs }, 'outbox relay could not publish; will retry');
         // Not cut short by wake-ups: with every commit anywhere waking the relay, Kafka or PostgreSQL being down
         // would otherwise be retried at the rate of commits.
-        await this.sleep(backoff, false);
+        await this.sleep(retryInMs, false);
       }
     }
   }

@@ -3,19 +3,6 @@ import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
-/**
- * Module boundaries (see README "Architecture"): apps never import apps; libs by type.
- *   app        -> any lib
- *   platform   -> contracts, data, util      (Nest glue: logs, metrics, health, Kafka)
- *   llm        -> contracts, util
- *   data       -> migrations, util           (entities, data source)
- *   contracts  -> util                       (Kafka event schemas, the OpenAI wire format)
- *   util       -> util                       (pure domain logic; composes other pure libs)
- *   migrations -> nothing
- *   testing    -> any lib (only from tests and tools)
- *   tool, e2e  -> any lib
- *   web        -> nothing internal (the browser app talks to the gateway over HTTP and socket.io only)
- */
 /** Every outbox row is made and validated by the one writer (libs/platform/src/outbox/outbox-writer.ts). */
 const OUTBOX_WRITER_ONLY = {
   selector:
@@ -42,20 +29,46 @@ const TESTS = [
   'test/**',
   'bench/**',
 ];
-const RUNTIME_LIBS = ['type:platform', 'type:llm', 'type:data', 'type:contracts', 'type:util'];
+/**
+ * Module boundaries (see README "Architecture"): apps never import apps; libs by type.
+ *   app        -> any lib
+ *   platform   -> contracts, data, util      (Nest glue: logs, metrics, health, Kafka)
+ *   llm        -> contracts, util
+ *   data       -> migrations, util           (entities, data source)
+ *   contracts  -> util                       (Kafka event schemas, the OpenAI wire format)
+ *   util       -> util                       (pure domain logic; composes other pure libs)
+ *   migrations -> nothing
+ *   testing    -> any lib (only from tests and tools)
+ *   tool, e2e  -> any lib
+ *   vocabulary -> nothing                    (the shared words: chat messages, think tags, RL statuses, gate report)
+ *   web        -> vocabulary only (the browser app talks to the gateway over HTTP and socket.io)
+ * Every project may use the vocabulary.
+ */
+const RUNTIME_LIBS = [
+  'type:platform',
+  'type:llm',
+  'type:data',
+  'type:contracts',
+  'type:util',
+  'type:vocabulary',
+];
 
 const depConstraints = [
   { sourceTag: 'type:app', onlyDependOnLibsWithTags: RUNTIME_LIBS },
-  { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:contracts', 'type:data', 'type:util'] },
-  { sourceTag: 'type:llm', onlyDependOnLibsWithTags: ['type:contracts', 'type:util'] },
-  { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:migrations', 'type:util'] },
-  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:util'] },
-  { sourceTag: 'type:migrations', onlyDependOnLibsWithTags: [] },
-  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+  {
+    sourceTag: 'type:platform',
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:data', 'type:util', 'type:vocabulary'],
+  },
+  { sourceTag: 'type:llm', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:vocabulary'] },
+  { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:migrations', 'type:util', 'type:vocabulary'] },
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:util', 'type:vocabulary'] },
+  { sourceTag: 'type:migrations', onlyDependOnLibsWithTags: ['type:vocabulary'] },
+  { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:vocabulary'] },
+  { sourceTag: 'type:vocabulary', onlyDependOnLibsWithTags: [] },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: [...RUNTIME_LIBS, 'type:migrations'] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: [...RUNTIME_LIBS, 'type:testing'] },
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: [...RUNTIME_LIBS, 'type:testing'] },
-  { sourceTag: 'type:web', onlyDependOnLibsWithTags: [] },
+  { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:vocabulary'] },
 ];
 
 export default tseslint.config(

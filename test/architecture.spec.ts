@@ -190,6 +190,23 @@ describe('architecture', () => {
     expect(depcruise('apps', 'libs', 'tools', 'test', 'bench')).toBe('');
   }, 60_000);
 
+  it('every project may use the shared vocabulary, the web app nothing else, the vocabulary no other lib', () => {
+    const vocabulary = "export { RL_JOB_STATUSES } from '@echoloop/vocabulary';\n";
+    for (const file of [
+      'apps/web/src/x.ts',
+      'libs/persistence/src/x.ts',
+      'libs/rewards/src/x.ts',
+      'tools/rl-loop/src/x.ts',
+    ])
+      expect(lint(file, vocabulary)).toEqual([]);
+    expect(lint('apps/web/src/x.ts', "export { TOPICS } from '@echoloop/contracts';\n")).toContainEqual(
+      boundaryError,
+    );
+    expect(
+      lint('libs/vocabulary/src/x.ts', "export { TOPICS } from '@echoloop/contracts';\n"),
+    ).toContainEqual(boundaryError);
+  }, 60_000);
+
   it('lint accepts an app importing a lib', () => {
     expect(lint('apps/chat-gateway/src/x.ts', "export { TOPICS } from '@echoloop/contracts';\n")).toEqual([]);
   }, 60_000);

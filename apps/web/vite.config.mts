@@ -11,6 +11,8 @@ export default defineConfig({
   root,
   // The chat page's JavaScript stays under 200 kB gzipped (dist/apps/web/bundle-size.json has the numbers).
   plugins: [react(), bundleBudget(200_000)],
+  // The one shared library the browser app may use (plain types and constants): see eslint.config.mjs.
+  resolve: { alias: { '@echoloop/vocabulary': path.resolve(root, '../../libs/vocabulary/src/index.ts') } },
   build: { outDir: path.resolve(root, '../../dist/apps/web'), emptyOutDir: true, sourcemap: true },
   server: {
     proxy: Object.fromEntries(

@@ -1,5 +1,5 @@
+import { RL_JOB_ACTIVE_STATUSES } from '@echoloop/vocabulary';
 import { rlJobStatusV1, rlJobStatusV2 } from '@echoloop/contracts';
-import { RL_JOB_ACTIVE_STATUSES } from '@echoloop/persistence';
 import { type AppProcess, findOnTopic, testKafka, waitFor } from '@echoloop/testing';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,9 +1,7 @@
 import { BODY_LIMITS } from './body-limits';
-import { createEvaluationSchema, MAX_ID_CHARS } from './evaluations/evaluation.schemas';
+import { createEvaluationRequest, EVALUATION_ID_MAX_CHARS } from '@echoloop/vocabulary';
 import { replySchema } from './simulator/simulator.schemas';
 
-/** 3 bytes in UTF-8, and written as is by JSON.stringify: the most a character userText allows can take. */
-const WORST_TEXT_CHAR = '\u20ac';
 /** JSON.stringify writes a control character as `\u0001`: 6 bytes, the most any character can take. */
 const WORST_CHAR = '\u0001';
 
@@ -14,8 +12,8 @@ const fits = (schema: { safeParse: (v: unknown) => { success: boolean } }, body:
 
 describe('eval-runner body limits', () => {
   it('POST /v1/evaluations: 500 profiles with the longest ids fit', () => {
-    const id = WORST_TEXT_CHAR.repeat(MAX_ID_CHARS);
-    fits(createEvaluationSchema, {
+    const id = 'a'.repeat(EVALUATION_ID_MAX_CHARS);
+    fits(createEvaluationRequest, {
       checkpointId: id,
       suite: 'sentient',
       mode: 'sage',

@@ -1,9 +1,9 @@
+import { GATE_CHECK_NAMES } from '@echoloop/vocabulary';
 import { rlTemplateName } from '@echoloop/contracts';
 import { flag, port, serviceEnv } from '@echoloop/config';
 import { POPULATIONS, requireKeyInProduction } from '@echoloop/datasets';
 import { checkpointEndpointEnv } from '@echoloop/platform';
 import { z } from 'zod';
-import { GATE_CHECK_NAMES } from './gate/gate-checks';
 
 const unset = (value: unknown) => (value === '' ? undefined : value);
 const seconds = (fallback: number) => z.coerce.number().positive().default(fallback);

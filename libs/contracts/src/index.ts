@@ -17,4 +17,4 @@ export { rewardTurnLabelledV1 } from './reward/reward-turn-labelled.v1';
 export { default as chatTurnCompletedV1Example } from './chat/fixtures/chat-turn-completed.v1.json';
 export { rlJobStatusV1 } from './rl/rl-job-status.v1';
 export { rlJobStatusV2 } from './rl/rl-job-status.v2';
-export { RL_TEMPLATES, rlTemplateName, type RlTemplateName } from './rl/rl-templates';
+export { rlTemplateName } from './rl/rl-templates';

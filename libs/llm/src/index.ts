@@ -1,3 +1,3 @@
 // Streaming client for OpenAI-compatible (vLLM) endpoints
 export * from './client';
-export type { ChatMessage, FinishReason, ResponseFormat } from '@echoloop/openai-compat';
+export type { FinishReason, ResponseFormat } from '@echoloop/openai-compat';

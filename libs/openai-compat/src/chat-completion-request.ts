@@ -1,13 +1,12 @@
+import { CHAT_ROLES, type ChatMessage } from '@echoloop/vocabulary';
 import { z } from 'zod';
 
-export const chatRoleSchema = z.enum(['system', 'user', 'assistant']);
-export type ChatRole = z.infer<typeof chatRoleSchema>;
+export const chatRoleSchema = z.enum(CHAT_ROLES);
 
 export const chatMessageSchema = z.object({
   role: chatRoleSchema,
   content: z.string(),
-});
-export type ChatMessage = z.infer<typeof chatMessageSchema>;
+}) satisfies z.ZodType<ChatMessage>;
 
 export const streamOptionsSchema = z.object({
   include_usage: z.boolean().optional(),

@@ -1,14 +1,10 @@
+import type { ChatMessage } from '@echoloop/vocabulary';
 import {
   activateLorebook,
   applyMacros,
   characterNameForMacros,
   type CharacterCard,
 } from '@echoloop/character-cards';
-/** A chat message as OpenAI-compatible endpoints take it. */
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
 
 export interface PromptInput {
   card: CharacterCard;

@@ -1,6 +1,6 @@
-import { type ChatMessage } from './chat-message';
+import { stripThink } from '@echoloop/vocabulary';
+import type { ChatMessage } from '@echoloop/vocabulary';
 import { type Parsed } from './parsed';
-import { stripThink } from './think';
 import { RATIONALE_MAX_CHARS } from './verdict';
 import { MATERIAL_NOT_INSTRUCTIONS, section, transcript } from './transcript';
 

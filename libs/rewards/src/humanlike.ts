@@ -1,4 +1,4 @@
-import { type ChatMessage } from './chat-message';
+import type { ChatMessage } from '@echoloop/vocabulary';
 import { type RewardConfig } from './config';
 import { labelLevel } from './label-level';
 import { MATERIAL_NOT_INSTRUCTIONS, section, transcript } from './transcript';

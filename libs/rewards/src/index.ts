@@ -34,5 +34,4 @@ export {
 export { type Parsed } from './parsed';
 export { type ProcessFailure, type ProcessInput, processGate } from './process-gate';
 export { sampledFor } from './sampling';
-export { stripThink } from './think';
 export { parseVerdict, RATIONALE_MAX_CHARS, verdictPattern } from './verdict';

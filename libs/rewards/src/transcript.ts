@@ -1,4 +1,4 @@
-import { type ChatMessage } from './chat-message';
+import type { ChatMessage } from '@echoloop/vocabulary';
 
 /**
  * The dialogue as the judges read it: "User:" / "Companion:" turns. System messages (the companion's own

@@ -1,5 +1,5 @@
+import { stripThink } from '@echoloop/vocabulary';
 import { type Parsed } from './parsed';
-import { stripThink } from './think';
 
 const VERDICT_LINE = /^\s*\**\s*(verdict|label)\s*\**\s*[:：]\s*\**\s*([\w-]+)/i;
 

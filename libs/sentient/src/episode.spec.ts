@@ -1,4 +1,4 @@
-import { type ChatMessage } from './chat-message';
+import type { ChatMessage } from '@echoloop/vocabulary';
 import { type EpisodeDeps, runEpisode } from './episode';
 import { makeProfile } from './fixtures.spec-helper';
 import { HIDDEN_NEED_DESCRIPTIONS } from './profile';

@@ -1,5 +1,5 @@
 import { DEFAULT_REWARD_CONFIG, type RewardConfig } from '@echoloop/rewards';
-import { type ChatMessage } from './chat-message';
+import type { ChatMessage } from '@echoloop/vocabulary';
 import { type SentientProfile } from './profile';
 import {
   type EpisodeEndReason,

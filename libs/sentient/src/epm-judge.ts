@@ -1,6 +1,6 @@
 import { type Parsed } from '@echoloop/rewards';
 import { z } from 'zod';
-import { type ChatMessage } from './chat-message';
+import type { ChatMessage } from '@echoloop/vocabulary';
 import { IEDR_INDICATORS, type IedrIndicatorId } from './epm';
 import { jsonSchemaOf, parseJsonOutput } from './json-output';
 import { type SentientProfile } from './profile';

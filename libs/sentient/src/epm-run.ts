@@ -1,4 +1,4 @@
-import { type ChatMessage } from './chat-message';
+import type { ChatMessage } from '@echoloop/vocabulary';
 import {
   type EpmState,
   type EpmStep,

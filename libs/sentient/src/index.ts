@@ -1,4 +1,3 @@
-export { type ChatMessage } from './chat-message';
 export {
   EPM_AXES,
   type EpmAxis,

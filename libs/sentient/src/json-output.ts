@@ -1,4 +1,5 @@
-import { type Parsed, stripThink } from '@echoloop/rewards';
+import { stripThink } from '@echoloop/vocabulary';
+import { type Parsed } from '@echoloop/rewards';
 import { z } from 'zod';
 
 /** A zod schema as JSON Schema for `response_format` (guided decoding), without the `$schema` key. */

@@ -1,5 +1,5 @@
 import { DEFAULT_REWARD_CONFIG, type EmotionBucket } from '@echoloop/rewards';
-import { type ChatMessage } from './chat-message';
+import type { ChatMessage } from '@echoloop/vocabulary';
 import { type AnalyserOutput } from './parse';
 import { type SentientProfile } from './profile';
 import {

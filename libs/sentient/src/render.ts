@@ -1,4 +1,4 @@
-import { type ChatMessage } from './chat-message';
+import type { ChatMessage } from '@echoloop/vocabulary';
 import { HIDDEN_NEED_DESCRIPTIONS, type SentientProfile } from './profile';
 
 const PERSONA_TYPE_TEXT = {

@@ -1,4 +1,4 @@
-import { type ChatMessage } from './chat-message';
+import type { ChatMessage } from '@echoloop/vocabulary';
 import { runEpisode } from './episode';
 import { epmMetrics } from './epm-metrics';
 import { makeProfile } from './fixtures.spec-helper';

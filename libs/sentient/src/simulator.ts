@@ -1,5 +1,6 @@
-import { DEFAULT_REWARD_CONFIG, type Parsed, type RewardConfig, stripThink } from '@echoloop/rewards';
-import { type ChatMessage } from './chat-message';
+import { stripThink } from '@echoloop/vocabulary';
+import { DEFAULT_REWARD_CONFIG, type Parsed, type RewardConfig } from '@echoloop/rewards';
+import type { ChatMessage } from '@echoloop/vocabulary';
 import { parseIedrOutput, parseTurnJudgeOutput, turnJudgeMessages } from './epm-judge';
 import { advanceEpm, EPM_MAX_TURNS, EPM_MIN_TURNS, type EpmRecord, type EpmTurn, openEpm } from './epm-run';
 import { type ActorOutput, parseActorOutput, parseAnalyserOutput, type ParsedAnalysis } from './parse';

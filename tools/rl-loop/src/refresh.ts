@@ -1,8 +1,9 @@
+import { isRlJobEnded } from '@echoloop/vocabulary';
 import { waitFor } from '@echoloop/testing';
 import { call } from './http';
 import type { LoopConfig } from './config';
 import { say, seconds } from './output';
-import { ENDED, type RlJob, type TriggerState } from './rl-job';
+import { type RlJob, type TriggerState } from './rl-job';
 import type { StageRunner } from './stages';
 
 /** The gate's checks, one line each: candidate vs default, the paired difference and its interval. */
@@ -99,7 +100,7 @@ export async function followJob(
         status = current.status;
         const since = seconds(Date.now() - Date.parse(current.createdAt));
         say('refresh', `${status} (at +${since} s since the job was created)`);
-        stages.phase(ENDED.includes(status) ? undefined : `refresh:${status}`);
+        stages.phase(isRlJobEnded(status) ? undefined : `refresh:${status}`);
         if (status === 'training' || status === 'loading') printDataset(current);
       }
       const curve = current.metrics?.curve ?? [];
@@ -111,7 +112,7 @@ export async function followJob(
             `  step ${p.step}/${p.of}  loss ${fmt(p.loss)}  reward acc ${fmt(p.rewardAccuracy, 2)}`,
           );
       }
-      return ENDED.includes(current.status) && current;
+      return isRlJobEnded(current.status) && current;
     },
     { timeoutMs: 3_600_000, intervalMs: 1_000, what: `RL job ${id} to end` },
   );

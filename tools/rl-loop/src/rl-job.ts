@@ -1,3 +1,5 @@
+import type { GateReport } from '@echoloop/vocabulary';
+
 /** The orchestrator's job as GET /v1/rl/jobs/:id returns it (the parts this loop reads). */
 export interface RlJob {
   id: string;
@@ -27,26 +29,8 @@ export interface RlJob {
     adapters: { format: string; path: string }[];
     serving?: { adapterName: string; defaultCheckpointId: string };
   } | null;
-  gate: {
-    passed: boolean;
-    better?: boolean;
-    level?: number;
-    reasons?: string[];
-    notes?: string[];
-    checks?: GateCheck[];
-  } | null;
+  gate: GateReport | null;
   logsTail: string | null;
-}
-
-/** One line of the gate's report: candidate and default on the same items, the paired difference and its interval. */
-export interface GateCheck {
-  name: string;
-  status: string;
-  items: number;
-  candidate: number | null;
-  default: number | null;
-  delta: number | null;
-  interval: [number, number] | null;
 }
 
 export interface CurvePoint {
@@ -87,5 +71,3 @@ export interface TriggerState {
   newData: { since: string | null; turns: number; pairs: number };
   decisions: TriggerDecision[];
 }
-
-export const ENDED = ['succeeded', 'rendered', 'failed', 'cancelled', 'skipped'];

@@ -1,5 +1,4 @@
-const OPEN = '<think>';
-const CLOSE = '</think>';
+import { THINK_CLOSE as CLOSE, THINK_OPEN as OPEN } from '@echoloop/vocabulary';
 
 /**
  * Splits a streamed reply into what the user sees and the hidden `<think>...</think>` reasoning, across chunk

@@ -1,5 +1,5 @@
+import type { ChatMessage } from '@echoloop/vocabulary';
 import { characterCardSchema } from '@echoloop/character-cards';
-import type { ChatMessage } from '@echoloop/llm';
 import type { CheckpointEntity, UserProfileEntity } from '@echoloop/persistence';
 import { buildPrompt, TokenCalibration } from '@echoloop/prompt';
 import { Inject, Injectable } from '@nestjs/common';

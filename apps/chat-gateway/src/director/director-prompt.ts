@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@echoloop/llm';
+import { type ChatMessage, stripThink } from '@echoloop/vocabulary';
 import type { DirectorNote } from '@echoloop/persistence';
 import { z } from 'zod';
 
@@ -65,7 +65,7 @@ export function directorGuidance(note: DirectorNote): string {
 export function parseDirectorOutput(text: string) {
   let json: unknown;
   try {
-    json = JSON.parse(text.replace(/<think>[\s\S]*?<\/think>/g, '').trim());
+    json = JSON.parse(stripThink(text).trim());
   } catch {
     return { ok: false as const, problem: 'invalid_json', detail: 'the reply is not a JSON object' };
   }

@@ -1,4 +1,5 @@
-import { completeStructured, MODEL_PRIORITY, type ChatMessage } from '@echoloop/llm';
+import type { ChatMessage } from '@echoloop/vocabulary';
+import { completeStructured, MODEL_PRIORITY } from '@echoloop/llm';
 import type { CheckpointEntity, ConversationEntity, DirectorNote } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';

@@ -1,4 +1,5 @@
-import { MODEL_PRIORITY, type ChatMessage } from '@echoloop/llm';
+import { type ChatMessage, stripThink } from '@echoloop/vocabulary';
+import { MODEL_PRIORITY } from '@echoloop/llm';
 import type { CheckpointEntity } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { Injectable } from '@nestjs/common';
@@ -86,10 +87,7 @@ export class MemoryService {
       temperature: 0.2,
       priority: MODEL_PRIORITY.conversation,
     });
-    const summary = text
-      .replace(/<think>[\s\S]*?<\/think>/g, '')
-      .trim()
-      .slice(0, MAX_SUMMARY_CHARS);
+    const summary = stripThink(text).trim().slice(0, MAX_SUMMARY_CHARS);
     if (!summary) return;
     const through = overflow.dropped.at(-1)?.createdAt ?? new Date();
     await this.conversations.storeSummary(overflow.conversationId, summary, through);

@@ -3,13 +3,12 @@ import type { z } from 'zod';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import type {
   CompareQuery,
-  CreateEvaluationInput,
   evaluationComparison,
   evaluationDetail,
   evaluationList,
   evaluationView,
-  ListEvaluationsQuery,
 } from './evaluation.schemas';
+import type { CreateEvaluationRequest, ListEvaluationsQuery } from '@echoloop/vocabulary';
 import { Upstream, UpstreamException } from './upstream';
 
 const path = (id: string, rest = '') => `/v1/evaluations/${encodeURIComponent(id)}${rest}`;
@@ -33,7 +32,7 @@ export class EvalRunnerClient {
     return this.upstream.call<z.infer<typeof evaluationList>>('GET', '/v1/evaluations', { query });
   }
 
-  create(input: CreateEvaluationInput) {
+  create(input: CreateEvaluationRequest) {
     return this.upstream.call<z.infer<typeof evaluationView>>('POST', '/v1/evaluations', { body: input });
   }
 

@@ -1,38 +1,9 @@
-import { EVALUATION_MODES, EVALUATION_STATUSES } from '@echoloop/persistence';
+import { EVALUATION_MODES, EVALUATION_STATUSES } from '@echoloop/vocabulary';
 import { z } from 'zod';
 import { idSchema } from './rl-jobs.schemas';
 
-export const listEvaluationsQuery = z
-  .object({
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-    status: z.enum(EVALUATION_STATUSES).optional(),
-  })
-  .strict();
-export type ListEvaluationsQuery = z.infer<typeof listEvaluationsQuery>;
-
 export const compareQuery = z.object({ a: idSchema, b: idSchema }).strict();
 export type CompareQuery = z.infer<typeof compareQuery>;
-
-/** Checkpoint and profile ids: ASCII, so that 500 of them stay well under the gateway's default body limit. */
-const name = () =>
-  z
-    .string()
-    .min(1)
-    .max(200)
-    .regex(/^[A-Za-z0-9._:-]+$/, 'letters, digits, dot, dash, underscore, colon');
-
-/** As the eval-runner takes it: a checkpoint on the sentient benchmark, some profiles or `limit` of a pool. */
-export const createEvaluationSchema = z
-  .object({
-    checkpointId: name(),
-    suite: z.literal('sentient').default('sentient'),
-    mode: z.enum(EVALUATION_MODES).default('sage'),
-    profiles: z.array(name()).min(1).max(500).optional(),
-    pool: z.enum(['benchmark', 'train']).default('benchmark'),
-    limit: z.number().int().min(1).max(500).optional(),
-  })
-  .strict();
-export type CreateEvaluationInput = z.infer<typeof createEvaluationSchema>;
 
 const at = z.iso.datetime({ offset: true });
 const rate = z.number().min(0).max(1).nullable();

@@ -6,15 +6,17 @@ import { EvalRunnerClient } from './eval-runner.client';
 import {
   compareQuery,
   type CompareQuery,
-  createEvaluationSchema,
-  type CreateEvaluationInput,
   evaluationComparison,
   evaluationDetail,
   evaluationList,
   evaluationView,
+} from './evaluation.schemas';
+import {
+  createEvaluationRequest,
+  type CreateEvaluationRequest,
   listEvaluationsQuery,
   type ListEvaluationsQuery,
-} from './evaluation.schemas';
+} from '@echoloop/vocabulary';
 import { idSchema } from './rl-jobs.schemas';
 import { UpstreamErrorFilter } from './upstream';
 
@@ -42,7 +44,7 @@ export class EvaluationsController {
     description: `422 when the checkpoint cannot be served or a profile is unknown. ${UNAVAILABLE}`,
     response: evaluationView,
   })
-  create(@Body(new ZodValidationPipe(createEvaluationSchema)) input: CreateEvaluationInput) {
+  create(@Body(new ZodValidationPipe(createEvaluationRequest)) input: CreateEvaluationRequest) {
     return this.evalRunner.create(input);
   }
 

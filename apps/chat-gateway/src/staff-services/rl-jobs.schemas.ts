@@ -1,5 +1,5 @@
+import { RL_JOB_STATUSES, RL_TRIGGERS } from '@echoloop/vocabulary';
 import { rlTemplateName } from '@echoloop/contracts';
-import { RL_JOB_STATUSES, RL_TRIGGERS } from '@echoloop/persistence';
 import { userText } from '@echoloop/platform';
 import { z } from 'zod';
 

@@ -2,11 +2,11 @@ import { ApiDoc, Roles, ZodValidationPipe } from '@echoloop/platform';
 import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {
-  createEvaluationSchema,
-  type CreateEvaluationInput,
-  listEvaluationsSchema,
+  createEvaluationRequest,
+  type CreateEvaluationRequest,
+  listEvaluationsQuery,
   type ListEvaluationsQuery,
-} from './evaluation.schemas';
+} from '@echoloop/vocabulary';
 import { EvaluationsService } from './evaluations.service';
 
 const uuid = new ParseUUIDPipe({ version: '4' });
@@ -19,14 +19,14 @@ export class EvaluationsController {
   @Post()
   @HttpCode(202)
   @Roles('experimenter')
-  async create(@Body(new ZodValidationPipe(createEvaluationSchema)) input: CreateEvaluationInput) {
+  async create(@Body(new ZodValidationPipe(createEvaluationRequest)) input: CreateEvaluationRequest) {
     return this.evaluations.create(input);
   }
 
   @Get()
   @Roles('experimenter', 'analyst')
   @ApiDoc({ summary: 'Evaluations, newest first (optionally of one status), without their profile lists' })
-  async list(@Query(new ZodValidationPipe(listEvaluationsSchema)) query: ListEvaluationsQuery) {
+  async list(@Query(new ZodValidationPipe(listEvaluationsQuery)) query: ListEvaluationsQuery) {
     return { items: await this.evaluations.list(query) };
   }
 

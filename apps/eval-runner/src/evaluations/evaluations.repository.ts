@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { EpisodeStore } from '../sentient/evaluation';
 import { dbEpisodeStore } from './db-episode-store';
-import type { ListEvaluationsQuery } from './evaluation.schemas';
+import type { ListEvaluationsQuery } from '@echoloop/vocabulary';
 
 /** The columns a new evaluation is created with; the database fills the rest (id, status running, times). */
 export type NewEvaluation = Pick<

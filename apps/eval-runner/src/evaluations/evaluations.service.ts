@@ -19,7 +19,7 @@ import type { EvalRunnerEnv } from '../env';
 import { buildReport, runEpisodes } from '../sentient/evaluation';
 import { episodeDeps, type ModelTarget } from '../sentient/model-calls';
 import { EVAL_RUNNER_ENV } from '../tokens';
-import type { CreateEvaluationInput, ListEvaluationsQuery } from './evaluation.schemas';
+import type { CreateEvaluationRequest, ListEvaluationsQuery } from '@echoloop/vocabulary';
 import { EvaluationsRepository } from './evaluations.repository';
 
 const notFound = () =>
@@ -49,7 +49,7 @@ export class EvaluationsService implements OnApplicationBootstrap {
     for (const evaluation of unfinished) this.start(evaluation);
   }
 
-  async create(input: CreateEvaluationInput): Promise<EvaluationEntity> {
+  async create(input: CreateEvaluationRequest): Promise<EvaluationEntity> {
     const checkpoint = await this.evaluations.findCheckpoint(input.checkpointId);
     if (!checkpoint || checkpoint.status === 'retired') {
       throw new UnprocessableEntityException({
@@ -111,7 +111,7 @@ export class EvaluationsService implements OnApplicationBootstrap {
     );
   }
 
-  private choose(input: CreateEvaluationInput): SentientProfile[] {
+  private choose(input: CreateEvaluationRequest): SentientProfile[] {
     if (input.profiles) {
       const unknown = input.profiles.filter((id) => !this.catalog.profiles.some((p) => p.id === id));
       if (unknown.length > 0) {

@@ -1,5 +1,5 @@
+import type { ChatMessage } from '@echoloop/vocabulary';
 import type { CharacterCard } from '@echoloop/character-cards';
-import type { ChatMessage } from '@echoloop/llm';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type FakeVllm, startFakeVllm } from '@echoloop/testing';

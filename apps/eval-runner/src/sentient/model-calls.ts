@@ -1,6 +1,7 @@
+import type { ChatMessage } from '@echoloop/vocabulary';
 import { type CharacterCard } from '@echoloop/character-cards';
 import { createHash } from 'node:crypto';
-import { ChatModelClient, type ChatMessage, MODEL_PRIORITY, type ResponseFormat } from '@echoloop/llm';
+import { ChatModelClient, MODEL_PRIORITY, type ResponseFormat } from '@echoloop/llm';
 import { emptyProfile, extractFastFeatures, mergeObservations, personaGuidance } from '@echoloop/persona';
 import { buildPrompt, buildStopStrings, cutAtFirstStop } from '@echoloop/prompt';
 import {

@@ -1,3 +1,4 @@
+import { stripThink } from '@echoloop/vocabulary';
 import { ModelError } from '@echoloop/llm';
 import { CLOCK, type Clock, PeriodicWorker } from '@echoloop/platform';
 import {
@@ -7,7 +8,6 @@ import {
   RLVER_TRAIN_START_SCORE,
   type SimulatorSession,
 } from '@echoloop/sentient';
-import { stripThink } from '@echoloop/rewards';
 import {
   BadGatewayException,
   ConflictException,

@@ -1,6 +1,6 @@
+import type { ChatMessage } from '@echoloop/vocabulary';
 import {
   completeStructured,
-  type ChatMessage,
   ModelError,
   MODEL_PRIORITY,
   type Parsed,

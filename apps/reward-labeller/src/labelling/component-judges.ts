@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@echoloop/llm';
+import type { ChatMessage } from '@echoloop/vocabulary';
 import {
   applyEmotionDelta,
   emotionAnalyserMessages,

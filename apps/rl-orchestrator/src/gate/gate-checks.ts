@@ -1,41 +1,7 @@
 import { pairedDifference } from '@echoloop/experiments';
-
-/** Every check the gate runs, main metric first; an operator may turn any of them off (GATE_CHECKS_OFF). */
-export const GATE_CHECK_NAMES = [
-  'sentient',
-  'heldout_reward',
-  'repeated_sentences',
-  'repeated_ngrams',
-  'empty_or_refusal',
-  'length_ratio',
-  'kl_to_parent',
-] as const;
-export type GateCheckName = (typeof GATE_CHECK_NAMES)[number];
+import type { GateCheck, GateCheckName } from '@echoloop/vocabulary';
 
 const METRICS: readonly GateCheckName[] = ['sentient', 'heldout_reward'];
-
-/**
- * One line of the gate's report: candidate and default measured on the same items, the paired difference with its
- * confidence interval, and what the gate made of it.
- */
-export interface GateCheck {
-  name: GateCheckName;
-  /** A metric must not be significantly worse; a guard must not be significantly more degenerate. */
-  role: 'metric' | 'guard';
-  /** `off`: an operator turned it off by configuration; `not_run`: it could not run, which fails the gate. */
-  status: 'passed' | 'failed' | 'off' | 'not_run';
-  /** Items measured on both sides. */
-  items: number;
-  candidate: number | null;
-  default: number | null;
-  /** Mean paired difference (candidate − default); for the length ratio, candidate / default. */
-  delta: number | null;
-  interval: [number, number] | null;
-  /** Where the interval of the difference lies: wholly above none, wholly below, or across it. */
-  significance: 'higher' | 'lower' | 'none' | null;
-  /** Why it failed, could not run or is off. */
-  detail: string | null;
-}
 
 export interface CheckOptions {
   level: number;

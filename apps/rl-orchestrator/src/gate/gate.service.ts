@@ -1,4 +1,5 @@
 import { CLOCK, type Clock } from '@echoloop/platform';
+import type { ChatMessage, GateCheck, GateCheckName, GateReport } from '@echoloop/vocabulary';
 import { Inject, Injectable } from '@nestjs/common';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -13,8 +14,6 @@ import { emptyOrRefusal, repeatedNgramShare, repeatedSentenceShare, wordCount } 
 import {
   type CheckOptions,
   driftCheck,
-  type GateCheck,
-  type GateCheckName,
   guardCheck,
   lengthRatioCheck,
   metricCheck,
@@ -23,22 +22,8 @@ import {
   type Pair,
 } from './gate-checks';
 
-export interface GateResult {
-  passed: boolean;
-  /** The main metric (the first metric that ran: sentient, else held-out reward) is significantly better. */
-  better: boolean;
-  /** Confidence level of every interval. */
-  level: number;
-  /** Why it failed (empty when it passed). */
-  reasons: string[];
-  /** Checks an operator turned off. */
-  notes: string[];
-  checks: GateCheck[];
-  /** The two sentient-benchmark runs, for their side-by-side page. */
-  evaluations: { candidate: string; default: string } | null;
-}
-
-type Message = { role: 'system' | 'user' | 'assistant'; content: string };
+/** The gate's verdict (GateReport), as the job stores it. */
+export type GateResult = GateReport;
 
 // How much more degenerate than the default a candidate may be before it counts (a share of answers or n-grams).
 const GUARD_TOLERANCE = 0.05;
@@ -156,7 +141,7 @@ export class GateService {
   ): Promise<GateCheck[]> {
     if (this.env.GATE_HELDOUT_ITEMS === 0)
       return HELDOUT_CHECKS.map((name) => offCheck(name, 'GATE_HELDOUT_ITEMS=0'));
-    let answers: { prompts: Message[][]; candidate: string[]; default: string[] };
+    let answers: { prompts: ChatMessage[][]; candidate: string[]; default: string[] };
     try {
       const prompts = await readPrompts(file, this.env.GATE_HELDOUT_ITEMS);
       answers = {
@@ -181,7 +166,7 @@ export class GateService {
 
   /** The live composite reward of both answers to each prompt; only prompts both got a score for are paired. */
   private async reward(
-    answers: { prompts: Message[][]; candidate: string[]; default: string[] },
+    answers: { prompts: ChatMessage[][]; candidate: string[]; default: string[] },
     options: CheckOptions,
   ): Promise<GateCheck> {
     if (this.env.GATE_CHECKS_OFF.includes('heldout_reward'))
@@ -211,12 +196,12 @@ export class GateService {
 }
 
 /** The first `limit` held-out prompts that end with a user message (what the score endpoint needs). */
-async function readPrompts(file: string, limit: number): Promise<Message[][]> {
-  const prompts: Message[][] = [];
+async function readPrompts(file: string, limit: number): Promise<ChatMessage[][]> {
+  const prompts: ChatMessage[][] = [];
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   for await (const line of lines) {
     if (!line.trim()) continue;
-    const prompt = (JSON.parse(line) as { prompt?: Message[] }).prompt ?? [];
+    const prompt = (JSON.parse(line) as { prompt?: ChatMessage[] }).prompt ?? [];
     if (prompt.at(-1)?.role === 'user') prompts.push(prompt);
     if (prompts.length >= limit) break;
   }

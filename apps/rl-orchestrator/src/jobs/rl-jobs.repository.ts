@@ -1,13 +1,6 @@
+import { RL_JOB_ACTIVE_STATUSES, type RlJobStatus, type RlTrigger } from '@echoloop/vocabulary';
 import { rlJobStatusV1, rlJobStatusV2 } from '@echoloop/contracts';
-import {
-  PG_ERROR,
-  pgErrorCode,
-  RL_JOB_ACTIVE_STATUSES,
-  RlJobEntity,
-  type RlJobStatus,
-  type RlTrigger,
-  RlTriggerDecisionEntity,
-} from '@echoloop/persistence';
+import { PG_ERROR, pgErrorCode, RlJobEntity, RlTriggerDecisionEntity } from '@echoloop/persistence';
 import { createEvent } from '@echoloop/contracts';
 import { enqueueEvent } from '@echoloop/platform';
 import { Injectable } from '@nestjs/common';

@@ -1,11 +1,7 @@
+import { RL_JOB_ACTIVE_STATUSES, RL_JOB_STATUSES, type RlJobStatus } from '@echoloop/vocabulary';
 import { ModelError } from '@echoloop/llm';
 import { rlJobStatusV1, rlJobStatusV2 } from '@echoloop/contracts';
-import {
-  RL_JOB_ACTIVE_STATUSES,
-  RL_JOB_STATUSES,
-  type RlJobEntity,
-  type RlJobStatus,
-} from '@echoloop/persistence';
+import { type RlJobEntity } from '@echoloop/persistence';
 import { CLOCK, MetricsService, ServiceCallError } from '@echoloop/platform';
 import { Test } from '@nestjs/testing';
 import { PinoLogger } from 'nestjs-pino';

@@ -1,4 +1,5 @@
-import type { RlJobEntity, RlJobStatus } from '@echoloop/persistence';
+import type { RlJobStatus } from '@echoloop/vocabulary';
+import type { RlJobEntity } from '@echoloop/persistence';
 import { CLOCK, type Clock, every, MetricsService, PeriodicWorker } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';

@@ -1,4 +1,4 @@
-import type { RlTemplateName } from '@echoloop/contracts';
+import type { RlTemplateName } from '@echoloop/vocabulary';
 import type { DatasetKind } from '@echoloop/datasets';
 import { z } from 'zod';
 

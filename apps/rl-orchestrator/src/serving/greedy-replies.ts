@@ -1,4 +1,5 @@
-import { ChatModelClient, DEFAULT_CLIENT_OPTIONS, MODEL_PRIORITY, type ChatMessage } from '@echoloop/llm';
+import type { ChatMessage } from '@echoloop/vocabulary';
+import { ChatModelClient, DEFAULT_CLIENT_OPTIONS, MODEL_PRIORITY } from '@echoloop/llm';
 import { checkpointEndpointPolicy, checkpointModelEndpoints } from '@echoloop/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CheckpointView } from '../clients/gateway.client';

@@ -1,4 +1,5 @@
-import type { RlJobEntity, RlTrigger } from '@echoloop/persistence';
+import type { RlTrigger } from '@echoloop/vocabulary';
+import type { RlJobEntity } from '@echoloop/persistence';
 import { PeriodicWorker } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Cron } from 'croner';

@@ -2407,6 +2407,7 @@ export interface operations {
         'application/json': {
           checkpointId: string;
           limit?: number;
+          maxTurns?: number;
           /**
            * @default sage
            * @enum {string}

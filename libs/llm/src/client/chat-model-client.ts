@@ -1,4 +1,5 @@
-import type { ChatMessage, FinishReason, ResponseFormat } from '@echoloop/openai-compat';
+import type { ChatMessage } from '@echoloop/vocabulary';
+import type { FinishReason, ResponseFormat } from '@echoloop/openai-compat';
 import { ChatCompletionsTransport, type ModelEndpoint } from './chat-completions-transport';
 import { CircuitBreaker, type BreakerLease, type CircuitBreakerOptions } from './circuit-breaker';
 import { connectionError, ModelError } from './model-errors';

@@ -1,3 +1,4 @@
+import type { EvaluationMode, EvaluationStatus } from '@echoloop/vocabulary';
 import {
   Column,
   CreateDateColumn,
@@ -8,11 +9,6 @@ import {
   PrimaryColumn,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-
-export const EVALUATION_STATUSES = ['running', 'finished', 'failed'] as const;
-export type EvaluationStatus = (typeof EVALUATION_STATUSES)[number];
-export const EVALUATION_MODES = ['sage', 'epm'] as const;
-export type EvaluationMode = (typeof EVALUATION_MODES)[number];
 
 /** A model the evaluation pinned: where it was called and under which name. */
 export interface PinnedModel {

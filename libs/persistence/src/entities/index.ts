@@ -43,15 +43,7 @@ export {
   type DecodingParameters,
 } from './checkpoint.entity';
 export { ConversationEntity, type DirectorNote } from './conversation.entity';
-export {
-  EVALUATION_MODES,
-  EVALUATION_STATUSES,
-  EvaluationEntity,
-  EvaluationEpisodeEntity,
-  type EvaluationMode,
-  type EvaluationStatus,
-  type PinnedModel,
-} from './evaluation.entity';
+export { EvaluationEntity, EvaluationEpisodeEntity, type PinnedModel } from './evaluation.entity';
 export { ExperimentAssignmentEntity } from './experiment-assignment.entity';
 export { ExperimentAuditEntity } from './experiment-audit.entity';
 export { ExperimentArmMetricEntity, ExperimentUserMetricEntity } from './experiment-metric.entity';
@@ -75,17 +67,7 @@ export {
   type ExportStatus,
 } from './dataset-export.entity';
 export { PendingSignalsEntity } from './pending-signals.entity';
-export {
-  RL_JOB_ACTIVE_STATUSES,
-  RL_JOB_END_STATUSES,
-  RL_JOB_STATUSES,
-  RL_TRIGGERS,
-  RlJobEntity,
-  RlTriggerDecisionEntity,
-  type RlJobActiveStatus,
-  type RlJobStatus,
-  type RlTrigger,
-} from './rl-job.entity';
+export { RlJobEntity, RlTriggerDecisionEntity } from './rl-job.entity';
 export { RefreshTokenEntity } from './refresh-token.entity';
 export { SessionEntity } from './session.entity';
 export { SimulatorSessionEntity } from './simulator-session.entity';

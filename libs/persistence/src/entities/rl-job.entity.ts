@@ -1,22 +1,5 @@
+import { RL_JOB_ACTIVE_STATUSES, type RlJobStatus, type RlTrigger } from '@echoloop/vocabulary';
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-
-/** A refresh's life: the active stages in order, then one of the end states. */
-export const RL_JOB_ACTIVE_STATUSES = [
-  'queued',
-  'snapshotting',
-  'training',
-  'loading',
-  'gating',
-  'experimenting',
-] as const;
-/** `rendered`: a template that only renders a config to run elsewhere (no adapter, nothing served). */
-export const RL_JOB_END_STATUSES = ['succeeded', 'rendered', 'failed', 'cancelled', 'skipped'] as const;
-export const RL_JOB_STATUSES = [...RL_JOB_ACTIVE_STATUSES, ...RL_JOB_END_STATUSES] as const;
-export type RlJobStatus = (typeof RL_JOB_STATUSES)[number];
-export type RlJobActiveStatus = (typeof RL_JOB_ACTIVE_STATUSES)[number];
-
-export const RL_TRIGGERS = ['schedule', 'threshold', 'manual'] as const;
-export type RlTrigger = (typeof RL_TRIGGERS)[number];
 
 const ACTIVE_SQL = RL_JOB_ACTIVE_STATUSES.map((s) => `'${s}'`).join(', ');
 

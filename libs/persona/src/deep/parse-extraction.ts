@@ -1,3 +1,4 @@
+import { stripThink } from '@echoloop/vocabulary';
 import { isCategoricalField, isCategoryOf, isNumericField, STATED_ONLY_FIELDS } from '../fields';
 import { type Observation } from '../observation';
 import { type DeepFieldReport, deepExtractionSchema } from './extraction-schema';
@@ -71,8 +72,7 @@ function toObservations(field: string, report: DeepFieldReport, cited: ChatTurnT
 
 /** Models wrap JSON in a think block or a code fence now and then; neither is part of the answer. */
 function stripWrapping(text: string): string {
-  return text
-    .replace(/<think>[\s\S]*?<\/think>/g, '')
+  return stripThink(text)
     .replace(/^\s*```(?:json)?\s*/i, '')
     .replace(/\s*```\s*$/, '')
     .trim();

@@ -1,5 +1,3 @@
-import type { ChatMessage } from '@echoloop/openai-compat';
-
 /**
  * Deterministic stand-in for a real tokenizer: each token is a run of non-space characters with the
  * whitespace before it ("Hi there!" -> ["Hi", " there!"]); trailing whitespace is a token of its own.
@@ -20,3 +18,4 @@ export function countPromptTokens(messages: readonly ChatMessage[]): number {
     TEMPLATE_TOKENS_FOR_REPLY,
   );
 }
+import type { ChatMessage } from '@echoloop/vocabulary';

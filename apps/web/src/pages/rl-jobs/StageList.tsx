@@ -1,9 +1,9 @@
-import { reachedStage, type RlJob, STAGES } from './rl-job';
+import { isFinished, reachedStage, type RlJob, STAGES } from './rl-job';
 
 /** The refresh's stages in order: done, current (or where it ended), still to come. */
 export function StageList({ job }: { job: RlJob }) {
   const reached = reachedStage(job);
-  const ended = ['failed', 'cancelled', 'skipped', 'rendered'].includes(job.status);
+  const ended = isFinished(job.status) && job.status !== 'succeeded';
   return (
     <>
       <h2>Stages</h2>

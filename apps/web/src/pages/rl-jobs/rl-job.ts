@@ -1,3 +1,11 @@
+import {
+  type GateCheck,
+  type GateCheckName,
+  type GateReport,
+  isRlJobEnded,
+  RL_JOB_ACTIVE_STATUSES,
+  type RlJobActiveStatus,
+} from '@echoloop/vocabulary';
 import type { Reply } from '../../api/client';
 import { fmt } from '../../ui/format';
 
@@ -6,10 +14,10 @@ export type RlJob = Reply<'get', '/v1/rl/jobs/{id}'>;
 export type RlJobStatus = RlJob['status'];
 
 /** A refresh's stages in order; a job is at one of them until it ends. */
-export const STAGES = ['queued', 'snapshotting', 'training', 'loading', 'gating', 'experimenting'] as const;
-const ENDED: readonly string[] = ['succeeded', 'rendered', 'failed', 'cancelled', 'skipped'];
+export const STAGES = RL_JOB_ACTIVE_STATUSES;
+const stage = (name: RlJobActiveStatus) => STAGES.indexOf(name);
 
-export const isFinished = (status: string): boolean => ENDED.includes(status);
+export const isFinished = isRlJobEnded;
 
 /**
  * How far a job got: its stage while active; once ended, the last stage whose result it holds (a dataset, training
@@ -20,38 +28,13 @@ export function reachedStage(job: RlJob): number {
   if (active >= 0) return active;
   if (job.status === 'succeeded') return STAGES.length;
   // A rendered template stops where an adapter would be loaded: there is none.
-  if (job.status === 'rendered') return 3;
-  if (job.experimentId) return 5;
-  if (job.gate) return 4;
-  if (job.checkpointId) return 3;
-  if (job.metrics) return 2;
-  if (job.dataset) return 1;
-  return 0;
-}
-
-/** One check of the gate: candidate and default on the same items, the paired difference and its interval. */
-export interface GateCheckView {
-  name: string;
-  role: 'metric' | 'guard';
-  status: 'passed' | 'failed' | 'off' | 'not_run';
-  items: number;
-  candidate: number | null;
-  default: number | null;
-  delta: number | null;
-  interval: [number, number] | null;
-  significance: 'higher' | 'lower' | 'none' | null;
-  detail: string | null;
-}
-
-export interface GateView {
-  passed: boolean;
-  /** The main metric is significantly better than the default's. */
-  better: boolean;
-  level: number;
-  reasons: string[];
-  notes: string[];
-  checks: GateCheckView[];
-  evaluations: { candidate: string; default: string } | null;
+  if (job.status === 'rendered') return stage('loading');
+  if (job.experimentId) return stage('experimenting');
+  if (job.gate) return stage('gating');
+  if (job.checkpointId) return stage('loading');
+  if (job.metrics) return stage('training');
+  if (job.dataset) return stage('snapshotting');
+  return stage('queued');
 }
 
 type LegacySide = { candidate: number | null; default: number | null; delta: number | null };
@@ -63,8 +46,8 @@ type LegacyGate = {
 };
 
 /** A report from before the gate had intervals: its two comparisons, without one. */
-function legacyChecks(gate: LegacyGate): GateCheckView[] {
-  const row = (name: string, items: number, side: LegacySide): GateCheckView => ({
+function legacyChecks(gate: LegacyGate): GateCheck[] {
+  const row = (name: GateCheckName, items: number, side: LegacySide): GateCheck => ({
     name,
     role: 'metric',
     status: 'passed',
@@ -81,8 +64,8 @@ function legacyChecks(gate: LegacyGate): GateCheckView[] {
 }
 
 /** The gate's report as the orchestrator writes it (documented as an open object). */
-export function gateOf(job: RlJob): GateView | null {
-  const gate = job.gate as (Partial<GateView> & LegacyGate) | null;
+export function gateOf(job: RlJob): GateReport | null {
+  const gate = job.gate as (Partial<GateReport> & LegacyGate) | null;
   if (!gate || typeof gate.passed !== 'boolean') return null;
   const legacy = gate.sentient
     ? { candidate: gate.sentient.candidateEvaluationId, default: gate.sentient.defaultEvaluationId }

@@ -1,5 +1,9 @@
+/** The tags a reasoning model wraps its hidden thinking in. */
+export const THINK_OPEN = '<think>';
+export const THINK_CLOSE = '</think>';
+
 /**
- * Drops reasoning markup from judge output: whole `<think>…</think>` blocks, everything before a stray `</think>`
+ * Drops reasoning markup from a model's output: whole `<think>…</think>` blocks, everything before a stray `</think>`
  * (servers that strip the opening tag) and everything after an unclosed `<think>` (cut off mid-thought).
  */
 export function stripThink(text: string): string {

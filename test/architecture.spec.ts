@@ -207,6 +207,14 @@ describe('architecture', () => {
     ).toContainEqual(boundaryError);
   }, 60_000);
 
+  it('lint fails on a production source file over 350 lines, not on a test', () => {
+    const long = Array.from({ length: 351 }, (_, i) => `export const line${i} = ${i};`).join('\n') + '\n';
+    const maxLines = expect.objectContaining({ ruleId: 'max-lines' });
+    expect(lint('apps/chat-gateway/src/x/x.service.ts', long)).toContainEqual(maxLines);
+    expect(lint('apps/web/src/pages/X.tsx', long)).toContainEqual(maxLines);
+    expect(lint('apps/chat-gateway/src/x/x.service.spec.ts', long)).not.toContainEqual(maxLines);
+  }, 60_000);
+
   it('lint accepts an app importing a lib', () => {
     expect(lint('apps/chat-gateway/src/x.ts', "export { TOPICS } from '@echoloop/contracts';\n")).toEqual([]);
   }, 60_000);

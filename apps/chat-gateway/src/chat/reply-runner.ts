@@ -1,3 +1,4 @@
+import type { TurnInputs } from './turn-inputs.sql';
 import { ModelError } from '@echoloop/llm';
 import type { CheckpointEntity } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
@@ -17,7 +18,6 @@ import { TurnContextBuilder, type TurnContext } from './turn-context';
 import { TurnInputsCache } from './turn-inputs-cache';
 import { TurnRecorder, type RecordedTurn } from './turn-recorder';
 import type { TurnSink } from './turn-sink';
-import type { TurnInputs } from './turn.repository';
 
 export const HISTORY_LIMIT = 60;
 

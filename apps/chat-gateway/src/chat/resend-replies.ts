@@ -1,10 +1,11 @@
+import type { TurnInputs } from './turn-inputs.sql';
 import type { MessageEntity } from '@echoloop/persistence';
 import { RetryAfterException } from '@echoloop/platform';
 import { Injectable } from '@nestjs/common';
 import { InFlightRegistry, type TurnAck } from './in-flight-registry';
 import { ReplyRelay } from './reply-relay';
 import type { TurnDone, TurnSink } from './turn-sink';
-import { TurnRepository, type TurnInputs } from './turn.repository';
+import { TurnRepository } from './turn.repository';
 
 /** A stored message with no reply to give: its turn failed before one was stored, and may be started again. */
 export interface Unanswered {

@@ -1,3 +1,4 @@
+import type { TurnInputs } from './turn-inputs.sql';
 import { emptyProfile, extractFastFeatures, mergeObservations } from '@echoloop/persona';
 import {
   CheckpointEntity,
@@ -15,7 +16,6 @@ import { GATEWAY_ENV, gatewayEnv } from '../env';
 import { PersonaService } from '../persona/persona.service';
 import { ProfilesRepository } from '../persona/profiles.repository';
 import { TurnContextBuilder } from './turn-context';
-import type { TurnInputs } from './turn.repository';
 
 const card = {
   spec: 'chara_card_v2',

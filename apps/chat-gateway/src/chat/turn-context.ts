@@ -1,3 +1,4 @@
+import type { HistoryMessage, TurnInputs } from './turn-inputs.sql';
 import type { ChatMessage } from '@echoloop/vocabulary';
 import { characterCardSchema } from '@echoloop/character-cards';
 import type { CheckpointEntity, UserProfileEntity } from '@echoloop/persistence';
@@ -9,7 +10,6 @@ import { DirectorService } from '../director/director.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { PersonaService, type PersonaUpdate } from '../persona/persona.service';
 import type { CrisisAssessment } from '../safety/crisis-detector';
-import type { HistoryMessage, TurnInputs } from './turn.repository';
 
 /** What a turn's prompt was built from, and what the rest of the turn (event, memory, director) reads of it. */
 export interface TurnContext {

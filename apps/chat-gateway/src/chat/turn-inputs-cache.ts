@@ -1,7 +1,7 @@
+import type { HistoryMessage, TurnInputs } from './turn-inputs.sql';
 import { type ConversationEntity, MessageEntity, UserProfileEntity } from '@echoloop/persistence';
 import { Injectable } from '@nestjs/common';
 import type { TurnContext } from './turn-context';
-import type { HistoryMessage, TurnInputs } from './turn.repository';
 
 /** The most recently active conversations kept (each up to HISTORY_LIMIT messages: about 10 MB per 1,000). */
 const MAX_CONVERSATIONS = 5_000;

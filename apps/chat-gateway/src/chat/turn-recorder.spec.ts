@@ -1,3 +1,5 @@
+import type { ReplyCommit } from './reply-commit.sql';
+import type { TurnInputs } from './turn-inputs.sql';
 import { chatTurnCompletedV1 } from '@echoloop/contracts';
 import { ConversationEntity, MessageEntity, UserProfileEntity } from '@echoloop/persistence';
 import { OutboxRelay } from '@echoloop/platform';
@@ -7,7 +9,7 @@ import { PersonaService } from '../persona/persona.service';
 import type { StreamedReply } from './reply-streamer';
 import type { TurnContext } from './turn-context';
 import { TurnRecorder } from './turn-recorder';
-import { TurnRepository, type ReplyCommit, type TurnInputs } from './turn.repository';
+import { TurnRepository } from './turn.repository';
 
 const USER = '8d6f4f7e-3b1a-4c52-9a0e-1f2d3c4b5a69';
 const CONVERSATION = '2b1c0d9e-8f7a-4b6c-9d5e-4f3a2b1c0d9e';

@@ -1,3 +1,5 @@
+import type { ReplyRecord } from './reply-commit.sql';
+import type { TurnInputs } from './turn-inputs.sql';
 import { chatFeedbackV2, chatTurnCompletedV1, createEvent } from '@echoloop/contracts';
 import type { MessageEntity } from '@echoloop/persistence';
 import { enqueueEvent, OutboxRelay, outboxRow } from '@echoloop/platform';
@@ -6,7 +8,7 @@ import type { Route } from '../experiments/experiment-router';
 import { PersonaService } from '../persona/persona.service';
 import type { StreamedReply } from './reply-streamer';
 import type { TurnContext } from './turn-context';
-import { type ReplyRecord, TurnRepository, type TurnInputs } from './turn.repository';
+import { TurnRepository } from './turn.repository';
 
 const SERVICE = 'chat-gateway';
 

@@ -1,3 +1,4 @@
+import type { TurnInputs, TurnTarget } from './turn-inputs.sql';
 import { ModelError } from '@echoloop/llm';
 import { ConversationEntity, MessageEntity } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
@@ -21,7 +22,7 @@ import { TurnContextBuilder } from './turn-context';
 import { TurnInputsCache } from './turn-inputs-cache';
 import { TurnRecorder } from './turn-recorder';
 import type { TurnSink } from './turn-sink';
-import { TurnRepository, type TurnInputs, type TurnTarget } from './turn.repository';
+import { TurnRepository } from './turn.repository';
 import { TurnService } from './turn.service';
 
 const USER = '8d6f4f7e-3b1a-4c52-9a0e-1f2d3c4b5a69';

@@ -1,3 +1,5 @@
+import { type GateRefusal, isRefusal } from '../limits/turn-gate.sql';
+import type { TurnInputs } from './turn-inputs.sql';
 import { MetricsService, RetryAfterException } from '@echoloop/platform';
 import { Injectable, UnprocessableEntityException } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
@@ -14,7 +16,7 @@ import { isUnanswered, ResendReplies } from './resend-replies';
 import { HISTORY_LIMIT, type Prepared, ReplyRunner } from './reply-runner';
 import { TurnInputsCache } from './turn-inputs-cache';
 import type { TurnSink } from './turn-sink';
-import { type GateRefusal, isRefusal, TurnRepository, type TurnInputs } from './turn.repository';
+import { TurnRepository } from './turn.repository';
 
 export type { ReplyInProgress, TurnAck } from './in-flight-registry';
 

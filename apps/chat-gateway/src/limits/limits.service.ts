@@ -1,7 +1,7 @@
+import type { GateRefusal, TurnGate } from './turn-gate.sql';
 import { RetryAfterException } from '@echoloop/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
-import type { GateRefusal, TurnGate } from '../chat/turn.repository';
 
 /**
  * Per-user limits on starting turns: concurrent streams, a rate limit and a daily quota, each a 429. All three hold

@@ -158,7 +158,7 @@ describe('architecture', () => {
     expect(messages('libs/platform/src/scheduling/x.ts')).toEqual([]);
   }, 60_000);
 
-  it('the import check fails on a circle, even one of type-only imports, and passes the tree', () => {
+  it("the import check fails on a circle (type-only too), an import up an app's floors, a part with no floor; passes the tree", () => {
     const depcruise = (...paths: string[]) => {
       try {
         execFileSync(
@@ -186,6 +186,21 @@ describe('architecture', () => {
       expect(depcruise(path.relative(ROOT, dir))).toMatch(/no-circular: .*a\.ts/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+    // An import up a floor inside an app, and a part of an app with no floor.
+    const up = path.join(ROOT, 'apps/chat-gateway/src/common', `up-${process.pid}.ts`);
+    const stray = path.join(ROOT, 'apps/chat-gateway/src', `stray-${process.pid}`);
+    mkdirSync(stray);
+    try {
+      writeFileSync(up, "export { TurnService } from '../chat/turn.service';\n");
+      writeFileSync(path.join(stray, 'x.ts'), "export { GATEWAY_ENV } from '../env';\n");
+      expect(depcruise(path.relative(ROOT, up))).toMatch(
+        /no-import-up: .*common\/up-\d+\.ts → .*chat\/turn\.service\.ts/,
+      );
+      expect(depcruise(path.relative(ROOT, stray))).toMatch(/floor-unknown: .*stray-\d+\/x\.ts/);
+    } finally {
+      rmSync(up, { force: true });
+      rmSync(stray, { recursive: true, force: true });
     }
     expect(depcruise('apps', 'libs', 'tools', 'test', 'bench')).toBe('');
   }, 60_000);

@@ -3,7 +3,7 @@ import { ApiKeyGuard, ApiKeysModule, OUTBOX_RELAY_PROVIDERS, PlatformModule } fr
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { LabellerEnv } from './env';
-import { ConsumerProgress } from './intake/consumer-progress';
+import { ConsumerProgress } from './labelling/consumer-progress';
 import { FeedbackIntakeService } from './intake/feedback-intake.service';
 import { TurnIntakeService } from './intake/turn-intake.service';
 import { JudgeRunner } from './judges/judge-runner';

@@ -10,7 +10,7 @@ import { GatewayClient } from './clients/gateway.client';
 import { LabellerClient } from './clients/labeller.client';
 import type { OrchestratorEnv } from './env';
 import { GateService } from './gate/gate.service';
-import { RlJobsController } from './jobs/rl-jobs.controller';
+import { RlJobsController } from './api/rl-jobs.controller';
 import { RlJobsRepository } from './jobs/rl-jobs.repository';
 import { RefreshDriver } from './pipeline/refresh-driver';
 import { RefreshStages } from './pipeline/refresh-stages';

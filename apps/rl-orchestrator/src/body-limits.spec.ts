@@ -1,5 +1,5 @@
 import { BODY_LIMITS } from './body-limits';
-import { createRlJobSchema, MAX_NOTE_CHARS } from './jobs/rl-job.schemas';
+import { createRlJobSchema, MAX_NOTE_CHARS } from './api/rl-job.schemas';
 
 /** 3 bytes in UTF-8, written as is by JSON.stringify: the most a character the note allows can take. */
 const WORST_TEXT_CHAR = '\u20ac';

@@ -1,3 +1,3 @@
 // Streaming client for OpenAI-compatible (vLLM) endpoints
-export * from './client';
+export * from './client/index';
 export type { FinishReason, ResponseFormat } from '@echoloop/openai-compat';

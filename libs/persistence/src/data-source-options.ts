@@ -1,6 +1,6 @@
 import { MIGRATIONS } from '@echoloop/migrations';
 import type { DataSourceOptions } from 'typeorm';
-import { ENTITIES } from './entities';
+import { ENTITIES } from './entities/index';
 
 export interface DatabaseSettings {
   url: string;

@@ -1,4 +1,4 @@
-export * from './entities';
+export * from './entities/index';
 export { dataSourceOptions, type DatabaseSettings } from './data-source-options';
 export { isDataException, PG_ERROR, pgErrorCode } from './pg-errors';
 export { named } from './named-parameters';

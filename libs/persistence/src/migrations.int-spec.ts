@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@echoloop/testing';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source-options';
-import { ConversationEntity, MessageEntity, UserEntity, CharacterEntity } from './entities';
+import { ConversationEntity, MessageEntity, UserEntity, CharacterEntity } from './entities/index';
 
 const CORE_TABLES = [
   'account_audit',

@@ -1,4 +1,4 @@
-export * from './deep';
+export * from './deep/index';
 export { confidenceAt } from './current-confidence';
 export { extractFastFeatures, type FastFeatureContext, type UserMessage } from './fast-features';
 export {

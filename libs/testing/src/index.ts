@@ -1,5 +1,5 @@
 // Deterministic vLLM-compatible test server
-export * from './vllm';
+export * from './vllm/index';
 
 // Local stack helpers (real PostgreSQL and Kafka started by tools/stack)
 export { createTestDatabase, stackDatabaseUrl, type TestDatabase } from './stack/test-database';

@@ -5,7 +5,7 @@ import { ConversationsService } from '../conversations/conversations.service';
 import { InFlightRegistry } from './in-flight-registry';
 import { RepliesService } from './replies.service';
 import { ReplyRelay } from './reply-relay';
-import { TurnInputsCache } from './turn-inputs-cache';
+import { TurnInputsCache } from '../conversations/turn-inputs-cache';
 import { TurnRecorder } from './turn-recorder';
 import type { TurnSink } from './turn-sink';
 import { TurnRepository } from './turn.repository';

@@ -3,7 +3,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { ConversationsService } from '../conversations/conversations.service';
 import { InFlightRegistry, type ReplyInProgress } from './in-flight-registry';
 import { ReplyRelay } from './reply-relay';
-import { TurnInputsCache } from './turn-inputs-cache';
+import { TurnInputsCache } from '../conversations/turn-inputs-cache';
 import { TurnRecorder } from './turn-recorder';
 import type { TurnSink } from './turn-sink';
 import { TurnRepository } from './turn.repository';

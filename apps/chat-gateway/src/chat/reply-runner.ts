@@ -1,4 +1,4 @@
-import type { TurnInputs } from './turn-inputs.sql';
+import type { TurnInputs } from '../conversations/turn-inputs';
 import { ModelError } from '@echoloop/llm';
 import type { CheckpointEntity } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
@@ -15,7 +15,7 @@ import { assessCrisis, type CrisisAssessment } from '../safety/crisis-detector';
 import type { RunningReply } from './in-flight-registry';
 import { ReplyStreamer, type StreamedReply } from './reply-streamer';
 import { TurnContextBuilder, type TurnContext } from './turn-context';
-import { TurnInputsCache } from './turn-inputs-cache';
+import { TurnInputsCache } from '../conversations/turn-inputs-cache';
 import { TurnRecorder, type RecordedTurn } from './turn-recorder';
 import type { TurnSink } from './turn-sink';
 
@@ -118,7 +118,7 @@ export class ReplyRunner {
       // The commit gave the stream slot back.
       running.slotId = undefined;
       if (regenerated) this.guesses.forget(inputs.conversation.id);
-      else this.guesses.advance(inputs, context, recorded.reply, this.historyLimit);
+      else this.guesses.advance(inputs, context.persona.merged, recorded.reply, this.historyLimit);
       const { reasoning: _hidden, ...done } = streamed;
       running.sink.done({ ...done, checkpointId: checkpoint.id });
       this.afterReply(inputs, context, recorded, checkpoint);

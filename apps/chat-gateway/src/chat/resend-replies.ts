@@ -1,4 +1,4 @@
-import type { TurnInputs } from './turn-inputs.sql';
+import type { TurnInputs } from '../conversations/turn-inputs';
 import type { MessageEntity } from '@echoloop/persistence';
 import { RetryAfterException } from '@echoloop/platform';
 import { Injectable } from '@nestjs/common';

@@ -1,4 +1,4 @@
-import type { TurnInputs } from './turn-inputs.sql';
+import type { TurnInputs } from '../conversations/turn-inputs';
 import { emptyProfile, extractFastFeatures, mergeObservations } from '@echoloop/persona';
 import {
   CheckpointEntity,

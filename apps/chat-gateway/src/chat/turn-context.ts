@@ -1,4 +1,4 @@
-import type { HistoryMessage, TurnInputs } from './turn-inputs.sql';
+import type { HistoryMessage, TurnInputs } from '../conversations/turn-inputs';
 import type { ChatMessage } from '@echoloop/vocabulary';
 import { characterCardSchema } from '@echoloop/character-cards';
 import type { CheckpointEntity, UserProfileEntity } from '@echoloop/persistence';

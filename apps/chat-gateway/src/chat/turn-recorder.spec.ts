@@ -1,5 +1,5 @@
+import type { TurnInputs } from '../conversations/turn-inputs';
 import type { ReplyCommit } from './reply-commit.sql';
-import type { TurnInputs } from './turn-inputs.sql';
 import { chatTurnCompletedV1 } from '@echoloop/contracts';
 import { ConversationEntity, MessageEntity, UserProfileEntity } from '@echoloop/persistence';
 import { OutboxRelay } from '@echoloop/platform';

@@ -1,5 +1,5 @@
+import type { TurnInputs } from '../conversations/turn-inputs';
 import type { ReplyRecord } from './reply-commit.sql';
-import type { TurnInputs } from './turn-inputs.sql';
 import { chatFeedbackV2, chatTurnCompletedV1, createEvent } from '@echoloop/contracts';
 import type { MessageEntity } from '@echoloop/persistence';
 import { enqueueEvent, OutboxRelay, outboxRow } from '@echoloop/platform';

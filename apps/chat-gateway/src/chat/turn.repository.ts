@@ -1,3 +1,4 @@
+import type { TurnInputs } from '../conversations/turn-inputs';
 import { ConversationEntity, MessageEntity, named, PreparedStatements } from '@echoloop/persistence';
 import { OUTBOX_CHANNEL } from '@echoloop/platform';
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
@@ -5,15 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type GateRefusal, type GateRow, refusalOf, type TurnGate } from '../limits/turn-gate.sql';
 import { COMMIT_REPLY, type CommittedReply, type ReplyCommit, type ReplyRecord } from './reply-commit.sql';
-import {
-  GATED_INPUTS,
-  INPUTS,
-  type InputsRow,
-  TARGETS,
-  toInputs,
-  type TurnInputs,
-  type TurnTarget,
-} from './turn-inputs.sql';
+import { GATED_INPUTS, INPUTS, type InputsRow, TARGETS, toInputs, type TurnTarget } from './turn-inputs.sql';
 
 /**
  * The turn path's database: the one statement before the model call (turn-inputs.sql.ts, with the user's limits of

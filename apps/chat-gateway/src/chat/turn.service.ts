@@ -1,5 +1,5 @@
+import type { TurnInputs } from '../conversations/turn-inputs';
 import { type GateRefusal, isRefusal } from '../limits/turn-gate.sql';
-import type { TurnInputs } from './turn-inputs.sql';
 import { MetricsService, RetryAfterException } from '@echoloop/platform';
 import { Injectable, UnprocessableEntityException } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
@@ -7,14 +7,14 @@ import { randomUUID } from 'node:crypto';
 import type { Counter } from 'prom-client';
 import { conversationNotFound } from '../conversations/conversations.service';
 import { LimitsService } from '../limits/limits.service';
-import { StreamSlots } from '../limits/stream-slots';
+import { StreamSlots } from './stream-slots';
 import type { SendMessageInput } from './chat.schemas';
 import { GatedSink } from './gated-sink';
 import { InFlightRegistry, type RunningReply, type TurnAck } from './in-flight-registry';
 import { replyNotFound } from './replies.service';
 import { isUnanswered, ResendReplies } from './resend-replies';
 import { HISTORY_LIMIT, type Prepared, ReplyRunner } from './reply-runner';
-import { TurnInputsCache } from './turn-inputs-cache';
+import { TurnInputsCache } from '../conversations/turn-inputs-cache';
 import type { TurnSink } from './turn-sink';
 import { TurnRepository } from './turn.repository';
 

@@ -5,7 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CharactersController } from '../characters/characters.controller';
 import { CharacterAssetsRepository } from '../characters/character-assets.repository';
 import { CharactersService } from '../characters/characters.service';
-import { TurnInputsModule } from '../chat/turn-inputs.module';
+import { TurnInputsModule } from './turn-inputs.module';
 import { ConversationsController } from './conversations.controller';
 import { ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';

@@ -8,7 +8,7 @@ import {
 } from '@echoloop/persistence';
 import { BadRequestException, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { TurnInputsCache } from '../chat/turn-inputs-cache';
+import { TurnInputsCache } from './turn-inputs-cache';
 import { type ConversationsTransaction, ConversationsRepository } from './conversations.repository';
 import { ConversationsService } from './conversations.service';
 

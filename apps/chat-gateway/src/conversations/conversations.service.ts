@@ -6,7 +6,7 @@ import {
   characterNameForMacros,
   listGreetings,
 } from '@echoloop/character-cards';
-import { TurnInputsCache } from '../chat/turn-inputs-cache';
+import { TurnInputsCache } from './turn-inputs-cache';
 import type { PageQuery } from './conversation.schemas';
 import { ConversationsRepository } from './conversations.repository';
 

@@ -8,7 +8,7 @@ import type { LabellerEnv } from '../env';
 import { TurnBatchLabeller } from '../labelling/turn-batch-labeller.service';
 import { LABELLER_ENV } from '../tokens';
 import { BatchConsumer } from './batch-consumer';
-import { ConsumerProgress } from './consumer-progress';
+import { ConsumerProgress } from '../labelling/consumer-progress';
 import { isTransient } from './transient-errors';
 
 /**

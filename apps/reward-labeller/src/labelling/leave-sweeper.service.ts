@@ -2,7 +2,7 @@ import { PeriodicWorker } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import type { LabellerEnv } from '../env';
-import { ConsumerProgress } from '../intake/consumer-progress';
+import { ConsumerProgress } from './consumer-progress';
 import { LABELLER_ENV } from '../tokens';
 import { LabelStore } from './label-store';
 import { TurnLabeller } from './turn-labeller.service';

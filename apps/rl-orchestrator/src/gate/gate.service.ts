@@ -7,7 +7,7 @@ import type { CheckpointView } from '../clients/gateway.client';
 import { EvalRunnerClient, type EvaluationView } from '../clients/eval-runner.client';
 import { LabellerClient, type ScoreItem } from '../clients/labeller.client';
 import type { OrchestratorEnv } from '../env';
-import { transient } from '../pipeline/job-failure';
+import { transient } from '../jobs/job-failure';
 import { GreedyReplies } from '../serving/greedy-replies';
 import { ORCHESTRATOR_ENV } from '../tokens';
 import { emptyOrRefusal, repeatedNgramShare, repeatedSentenceShare, wordCount } from './degeneration';

@@ -8,7 +8,7 @@ import { PinoLogger } from 'nestjs-pino';
 import type { OrchestratorEnv } from '../env';
 import { type JobPatch, RlJobsRepository } from '../jobs/rl-jobs.repository';
 import { ORCHESTRATOR_ENV } from '../tokens';
-import { JobFailure } from './job-failure';
+import { JobFailure } from '../jobs/job-failure';
 import { RefreshDriver } from './refresh-driver';
 import { RefreshStages, type Serving } from './refresh-stages';
 

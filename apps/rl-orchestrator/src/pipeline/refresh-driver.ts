@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import type { OrchestratorEnv } from '../env';
 import { RlJobsRepository } from '../jobs/rl-jobs.repository';
 import { ORCHESTRATOR_ENV } from '../tokens';
-import { JobFailure, transient } from './job-failure';
+import { JobFailure, transient } from '../jobs/job-failure';
 import { RefreshStages, selectionOf } from './refresh-stages';
 
 /** A replica holds the active job this long without renewing; then another replica (or its restart) takes it. */

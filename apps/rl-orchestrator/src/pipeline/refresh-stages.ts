@@ -19,7 +19,7 @@ import {
 } from '../snapshot/snapshot-builder';
 import { RlJobsRepository } from '../jobs/rl-jobs.repository';
 import { ORCHESTRATOR_ENV } from '../tokens';
-import { JobFailure } from './job-failure';
+import { JobFailure } from '../jobs/job-failure';
 import { parseJobLogs } from './job-logs';
 
 export type TrainingProgress =

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { orchestratorEnv } from '../env';
-import { JobFailure } from '../pipeline/job-failure';
+import { JobFailure } from '../jobs/job-failure';
 import { ORCHESTRATOR_ENV } from '../tokens';
 import { BaseWeights } from './base-weights';
 import { EngineAdapters } from './engine-adapters';

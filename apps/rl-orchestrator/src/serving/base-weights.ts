@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import type { OrchestratorEnv } from '../env';
-import { JobFailure } from '../pipeline/job-failure';
+import { JobFailure } from '../jobs/job-failure';
 import { ORCHESTRATOR_ENV } from '../tokens';
 import { EngineAdapters } from './engine-adapters';
 

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { JobFailure } from '../pipeline/job-failure';
+import { JobFailure } from '../jobs/job-failure';
 import { ORCHESTRATOR_ENV } from '../tokens';
 import { SnapshotBuilder, type SnapshotParent } from './snapshot-builder';
 

@@ -12,7 +12,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { OrchestratorEnv } from '../env';
-import { JobFailure } from '../pipeline/job-failure';
+import { JobFailure } from '../jobs/job-failure';
 import { ORCHESTRATOR_ENV } from '../tokens';
 
 /** The record schemas a snapshot's rows are checked against before any training (the kinds jobs train on). */

@@ -1,9 +1,9 @@
 import { Test } from '@nestjs/testing';
 import { PinoLogger } from 'nestjs-pino';
-import { InFlightRegistry } from '../chat/in-flight-registry';
+import { InFlightRegistry } from './in-flight-registry';
 import { GATEWAY_ENV, gatewayEnv } from '../env';
 import { StreamSlots } from './stream-slots';
-import { TurnGatesRepository } from './turn-gates.repository';
+import { TurnGatesRepository } from '../limits/turn-gates.repository';
 
 describe('StreamSlots', () => {
   const gates = { giveBack: jest.fn(), renew: jest.fn() };

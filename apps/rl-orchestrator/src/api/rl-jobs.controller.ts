@@ -15,7 +15,7 @@ import {
 } from '@nestjs/common';
 import { RefreshDriver } from '../pipeline/refresh-driver';
 import { RefreshTriggers } from '../triggers/refresh-triggers';
-import { RlJobsRepository } from './rl-jobs.repository';
+import { RlJobsRepository } from '../jobs/rl-jobs.repository';
 import { type CreateRlJobInput, createRlJobSchema, listRlJobsSchema } from './rl-job.schemas';
 
 const uuid = new ParseUUIDPipe({ version: '4' });

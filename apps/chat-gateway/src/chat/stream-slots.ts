@@ -1,9 +1,9 @@
 import { every } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
-import { InFlightRegistry } from '../chat/in-flight-registry';
+import { InFlightRegistry } from './in-flight-registry';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
-import { TurnGatesRepository } from './turn-gates.repository';
+import { TurnGatesRepository } from '../limits/turn-gates.repository';
 
 /**
  * The concurrent-stream slots, rate-limit tokens and daily quota every gateway process shares (`turn_gates`, taken

@@ -3,7 +3,7 @@ import { PgListener } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { CheckpointsService } from '../checkpoints/checkpoints.service';
-import { TurnInputsCache } from '../chat/turn-inputs-cache';
+import { TurnInputsCache } from '../conversations/turn-inputs-cache';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { ExperimentRouter } from '../experiments/experiment-router';
 

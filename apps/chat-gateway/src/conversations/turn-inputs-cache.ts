@@ -1,7 +1,7 @@
-import type { HistoryMessage, TurnInputs } from './turn-inputs.sql';
+import type { HistoryMessage, TurnInputs } from './turn-inputs';
 import { type ConversationEntity, MessageEntity, UserProfileEntity } from '@echoloop/persistence';
 import { Injectable } from '@nestjs/common';
-import type { TurnContext } from './turn-context';
+import type { UserProfile } from '@echoloop/persona';
 
 /** The most recently active conversations kept (each up to HISTORY_LIMIT messages: about 10 MB per 1,000). */
 const MAX_CONVERSATIONS = 5_000;
@@ -34,8 +34,16 @@ export class TurnInputsCache {
     return { ...last, userMessage: guessed, created: true };
   }
 
-  /** After a turn is committed: its inputs plus the message and the kept reply, for the next guess. */
-  advance(inputs: TurnInputs, context: TurnContext, reply: MessageEntity, historyLimit: number): void {
+  /**
+   * After a turn is committed: its inputs plus the message and the kept reply, for the next guess, with the profile
+   * the turn merged its observations into (none when inference is off).
+   */
+  advance(
+    inputs: TurnInputs,
+    merged: UserProfile | undefined,
+    reply: MessageEntity,
+    historyLimit: number,
+  ): void {
     const added: HistoryMessage[] = [
       { role: 'user', content: inputs.userMessage.content, createdAt: inputs.userMessage.createdAt },
     ];
@@ -43,7 +51,6 @@ export class TurnInputsCache {
       added.push({ role: 'assistant', content: reply.content, createdAt: reply.createdAt });
     }
     // The turn merged its observations into the stored profile (creating it on the first turn).
-    const merged = context.persona.merged;
     const profile = merged
       ? Object.assign(new UserProfileEntity(), {
           userId: inputs.conversation.userId,

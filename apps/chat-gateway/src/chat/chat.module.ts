@@ -23,6 +23,7 @@ import { RepliesController } from './replies.controller';
 import { RepliesService } from './replies.service';
 import { InFlightRegistry } from './in-flight-registry';
 import { ReplyRelay } from './reply-relay';
+import { AfterReply } from './after-reply';
 import { ReplyRunner } from './reply-runner';
 import { ReplyStreamer } from './reply-streamer';
 import { ResendReplies } from './resend-replies';
@@ -45,6 +46,7 @@ import { TurnService } from './turn.service';
     TurnContextBuilder,
     ReplyStreamer,
     ReplyRunner,
+    AfterReply,
     TurnRecorder,
     LimitsService,
     StreamSlots,

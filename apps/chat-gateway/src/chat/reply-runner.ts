@@ -2,21 +2,20 @@ import type { TurnInputs } from '../conversations/turn-inputs';
 import { ModelError } from '@echoloop/llm';
 import type { CheckpointEntity } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
-import { deepExtractionDue } from '@echoloop/persona';
 import { Inject, Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
+import { randomUUID } from 'node:crypto';
 import type { Counter } from 'prom-client';
-import { DirectorService } from '../director/director.service';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import { ExperimentRouter, type Route } from '../experiments/experiment-router';
-import { MemoryService } from '../memory/memory.service';
-import { DeepExtractionService } from '../persona/deep-extraction.service';
 import { assessCrisis, type CrisisAssessment } from '../safety/crisis-detector';
+import { AfterReply } from './after-reply';
+import { GatedSink } from './gated-sink';
 import type { RunningReply } from './in-flight-registry';
 import { ReplyStreamer, type StreamedReply } from './reply-streamer';
 import { TurnContextBuilder, type TurnContext } from './turn-context';
 import { TurnInputsCache } from '../conversations/turn-inputs-cache';
-import { TurnRecorder, type RecordedTurn } from './turn-recorder';
+import { TurnRecorder } from './turn-recorder';
 import type { TurnSink } from './turn-sink';
 
 export const HISTORY_LIMIT = 60;
@@ -31,8 +30,25 @@ export interface Prepared {
 }
 
 /**
- * A reply from its stored inputs to `done`: the route and prompt, the stream, the commit with its event, and
- * what is due after it off the hot path (the rolling summary, the deep persona extraction, the director).
+ * A reply started from a guess of the turn's inputs, before the statement stored the message: its deltas wait until
+ * `finish` opens them to the registered reply.
+ */
+export interface EarlyReply {
+  replyId: string;
+  abort: AbortController;
+  /**
+   * What the stored inputs make of it: it goes on (with the context built again when the inputs differ only where
+   * the prompt does not show) or, when the prompt differs, null: the request must start again.
+   */
+  confirm(stored: TurnInputs): { rebuilt: boolean } | null;
+  /** The confirmed reply, to done, as `running`. */
+  finish(stored: TurnInputs, running: RunningReply): Promise<void>;
+}
+
+/**
+ * A reply from its inputs to `done`, in the turn's order: the route and prompt, the stream, the commit with its
+ * event, and what is due after it off the hot path (the rolling summary, the deep persona extraction, the
+ * director). A failure at any step is the client's error.
  */
 @Injectable()
 export class ReplyRunner {
@@ -46,9 +62,7 @@ export class ReplyRunner {
     private readonly streamer: ReplyStreamer,
     private readonly recorder: TurnRecorder,
     private readonly guesses: TurnInputsCache,
-    private readonly memory: MemoryService,
-    private readonly deepPersona: DeepExtractionService,
-    private readonly director: DirectorService,
+    private readonly after: AfterReply,
     private readonly logger: PinoLogger,
     metrics: MetricsService,
   ) {
@@ -57,13 +71,68 @@ export class ReplyRunner {
     ]);
   }
 
+  /** A reply from the stored inputs. Never rejects: a failure reaches the client as its error. */
+  async run(inputs: TurnInputs, running: RunningReply, regenerated: boolean): Promise<void> {
+    let prepared: Prepared;
+    let streaming: Promise<StreamedReply>;
+    try {
+      prepared = await this.prepare(inputs);
+      const { replyId, abort, sink } = running;
+      streaming = this.stream(prepared, inputs.conversation.id, replyId, abort.signal, sink);
+    } catch (error) {
+      return this.fail(inputs, running, error);
+    }
+    await this.complete(inputs, running, prepared, streaming, regenerated);
+  }
+
+  /**
+   * The model request started from the conversation's guessed inputs, while the statement stores the message and
+   * reads the real ones; null when the guess cannot even be prepared (the turn goes on from the statement).
+   */
+  async startEarly(guess: TurnInputs): Promise<EarlyReply | null> {
+    let prepared: Prepared;
+    try {
+      prepared = await this.prepare(guess);
+    } catch {
+      return null;
+    }
+    const replyId = randomUUID();
+    const abort = new AbortController();
+    const gate = new GatedSink();
+    const streaming = this.stream(prepared, guess.conversation.id, replyId, abort.signal, gate);
+    // Observed now: it may fail before the turn awaits it (or be cancelled and never awaited).
+    streaming.catch(() => undefined);
+    let kept = prepared;
+    return {
+      replyId,
+      abort,
+      confirm: (stored) => {
+        const confirmed = this.confirmed(guess, stored, prepared);
+        if (!confirmed) return null;
+        kept = { ...prepared, context: confirmed.context };
+        return { rebuilt: confirmed.rebuilt };
+      },
+      finish: (stored, running) => {
+        // After the ack has gone out (an SSE response writes its headers and ack first), and before done.
+        const opened = new Promise<void>((resolve) => setImmediate(() => resolve(gate.open(running.sink))));
+        return this.complete(
+          stored,
+          running,
+          kept,
+          opened.then(() => streaming),
+          false,
+        );
+      },
+    };
+  }
+
   /**
    * The context a turn started from `guess` keeps, now that the stored inputs are known: its own when the inputs
    * are the same; one built from the stored inputs when they differ in what the prompt does not show (the profile
    * moved, in another conversation or by a deep extraction, without changing the guidance); null when the prompt
    * differs, and the request must start again.
    */
-  confirmed(
+  private confirmed(
     guess: TurnInputs,
     stored: TurnInputs,
     prepared: Prepared,
@@ -75,7 +144,7 @@ export class ReplyRunner {
   }
 
   /** The checkpoint this user's turn goes to (an experiment's arm, or the default) and the prompt, in process. */
-  async prepare(inputs: TurnInputs): Promise<Prepared> {
+  private async prepare(inputs: TurnInputs): Promise<Prepared> {
     const route = await this.router.route(inputs.conversation.userId);
     const { checkpoint } = route;
     const maxTokens = checkpoint.decoding.maxTokens ?? this.env.LLM_MAX_TOKENS;
@@ -84,7 +153,7 @@ export class ReplyRunner {
     return { route, checkpoint, maxTokens, safety, context };
   }
 
-  stream(
+  private stream(
     { checkpoint, maxTokens, context }: Prepared,
     conversationId: string,
     replyId: string,
@@ -95,7 +164,7 @@ export class ReplyRunner {
   }
 
   /** Waits for the reply, commits it with its event, says done, then starts what is due off the hot path. */
-  async complete(
+  private async complete(
     inputs: TurnInputs,
     running: RunningReply,
     prepared: Prepared,
@@ -121,13 +190,13 @@ export class ReplyRunner {
       else this.guesses.advance(inputs, context.persona.merged, recorded.reply, this.historyLimit);
       const { reasoning: _hidden, ...done } = streamed;
       running.sink.done({ ...done, checkpointId: checkpoint.id });
-      this.afterReply(inputs, context, recorded, checkpoint);
+      this.after.schedule(inputs, context, recorded, checkpoint);
     } catch (error) {
       this.fail(inputs, running, error, checkpoint.id);
     }
   }
 
-  fail(inputs: TurnInputs, running: RunningReply, error: unknown, checkpointId = ''): void {
+  private fail(inputs: TurnInputs, running: RunningReply, error: unknown, checkpointId = ''): void {
     const { conversation, userMessage } = inputs;
     const { replyId } = running;
     this.guesses.forget(conversation.id);
@@ -144,43 +213,5 @@ export class ReplyRunner {
       );
     }
     running.sink.error({ conversationId: conversation.id, replyId, ...failure });
-  }
-
-  /** Off the hot path: the rolling summary, the deep persona extraction and the director, when they are due. */
-  private afterReply(
-    { conversation, userMessage }: TurnInputs,
-    context: TurnContext,
-    recorded: RecordedTurn,
-    checkpoint: CheckpointEntity,
-  ): void {
-    if (
-      recorded.userTurnsSinceDeep !== null &&
-      deepExtractionDue(recorded.userTurnsSinceDeep, context.persona.shifted)
-    ) {
-      this.deepPersona.schedule(conversation.userId, conversation.id, recorded.reply.createdAt);
-    }
-    this.director.consider(
-      conversation,
-      context.userTurn,
-      {
-        characterName: context.characterName,
-        transcript: [
-          ...context.history,
-          { role: 'user', content: userMessage.content },
-          { role: 'assistant', content: recorded.reply.content },
-        ],
-        personaGuidance: context.persona.guidance,
-      },
-      checkpoint,
-    );
-    this.memory.remember(
-      {
-        conversationId: conversation.id,
-        dropped: context.dropped,
-        previousSummary: conversation.summary,
-        summaryThrough: conversation.summaryThrough,
-      },
-      checkpoint,
-    );
   }
 }

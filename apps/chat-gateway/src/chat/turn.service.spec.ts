@@ -16,6 +16,7 @@ import { MemoryService } from '../memory/memory.service';
 import { DeepExtractionService } from '../persona/deep-extraction.service';
 import { InFlightRegistry } from './in-flight-registry';
 import { ReplyRelay } from './reply-relay';
+import { AfterReply } from './after-reply';
 import { ReplyRunner } from './reply-runner';
 import { ReplyStreamer, type StreamRequest } from './reply-streamer';
 import { ResendReplies } from './resend-replies';
@@ -127,6 +128,7 @@ describe('TurnService', () => {
         InFlightRegistry,
         ResendReplies,
         ReplyRunner,
+        AfterReply,
         TurnInputsCache,
         { provide: GATEWAY_ENV, useValue: gatewayEnv.parse({}) },
         {

@@ -9,11 +9,10 @@ import { conversationNotFound } from '../conversations/conversations.service';
 import { LimitsService } from '../limits/limits.service';
 import { StreamSlots } from './stream-slots';
 import type { SendMessageInput } from './chat.schemas';
-import { GatedSink } from './gated-sink';
 import { InFlightRegistry, type RunningReply, type TurnAck } from './in-flight-registry';
 import { replyNotFound } from './replies.service';
 import { isUnanswered, ResendReplies } from './resend-replies';
-import { HISTORY_LIMIT, type Prepared, ReplyRunner } from './reply-runner';
+import { HISTORY_LIMIT, ReplyRunner } from './reply-runner';
 import { TurnInputsCache } from '../conversations/turn-inputs-cache';
 import type { TurnSink } from './turn-sink';
 import { TurnRepository } from './turn.repository';
@@ -133,27 +132,19 @@ export class TurnService {
     sink: TurnSink,
     slotId: string,
   ): Promise<TurnAck> {
-    let prepared: Prepared;
-    try {
-      prepared = await this.runner.prepare(guess);
-    } catch {
+    const early = await this.runner.startEarly(guess);
+    if (!early) {
       // No early start: the turn goes on from what the statement says (its own prepare reports the failure).
       this.guesses.forget(input.conversationId);
       return this.fromStatement(userId, input, sink, slotId, await this.store(userId, input, slotId));
     }
-    const replyId = randomUUID();
-    const abort = new AbortController();
-    const gate = new GatedSink();
-    const streaming = this.runner.stream(prepared, input.conversationId, replyId, abort.signal, gate);
-    // Observed now: it may fail before the turn awaits it (or be cancelled and never awaited).
-    streaming.catch(() => undefined);
     // The statement goes once the model requests of the messages that arrived together are out: a model's first
     // token takes longer than the statement.
     const storing = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
       this.store(userId, input, slotId),
     );
     const cancel = (outcome: 'restarted' | 'cancelled') => {
-      abort.abort();
+      early.abort.abort();
       this.earlyStarts.inc({ outcome });
     };
     let inputs: TurnInputs | GateRefusal | null;
@@ -172,25 +163,15 @@ export class TurnService {
       cancel('cancelled');
       return this.notSent(userId, input, sink, slotId);
     }
-    const confirmed = this.runner.confirmed(guess, inputs, prepared);
+    const confirmed = early.confirm(inputs);
     if (!confirmed) {
       cancel('restarted');
       return this.start(inputs, sink, false, slotId);
     }
-    const { context, rebuilt } = confirmed;
-    this.earlyStarts.inc({ outcome: rebuilt ? 'rebuilt' : 'kept' });
+    this.earlyStarts.inc({ outcome: confirmed.rebuilt ? 'rebuilt' : 'kept' });
+    const { replyId, abort } = early;
     const running = this.registry.begin(userId, inputs.userMessage, sink, { replyId, abort, slotId });
-    // After the ack has gone out (an SSE response writes its headers and ack first), and before done.
-    const opened = new Promise<void>((resolve) => setImmediate(() => resolve(gate.open(running.sink))));
-    void this.runner
-      .complete(
-        inputs,
-        running,
-        { ...prepared, context },
-        opened.then(() => streaming),
-        false,
-      )
-      .finally(() => this.finish(running));
+    void early.finish(inputs, running).finally(() => this.finish(running));
     return { userMessageId: inputs.userMessage.id, replyId };
   }
 
@@ -277,19 +258,7 @@ export class TurnService {
       return joined;
     }
     const running = this.registry.begin(conversation.userId, userMessage, sink, { slotId });
-    void this.runner
-      .prepare(inputs)
-      .then((prepared) =>
-        this.runner.complete(
-          inputs,
-          running,
-          prepared,
-          this.runner.stream(prepared, conversation.id, running.replyId, running.abort.signal, running.sink),
-          regenerated,
-        ),
-      )
-      .catch((error: unknown) => this.runner.fail(inputs, running, error))
-      .finally(() => this.finish(running));
+    void this.runner.run(inputs, running, regenerated).finally(() => this.finish(running));
     return { userMessageId: userMessage.id, replyId: running.replyId };
   }
 

@@ -170,7 +170,7 @@ export default tseslint.config(
   {
     // Short files with one purpose: a production source file over 350 lines is split by what its parts serve.
     files: ['apps/**/*.ts', 'apps/**/*.tsx', 'libs/**/*.ts', 'tools/**/*.ts', 'migrations/**/*.ts'],
-    ignores: [...TESTS, 'apps/web/src/api/gateway.d.ts'],
+    ignores: [...TESTS, 'libs/vocabulary/src/openapi/*.d.ts'],
     rules: { 'max-lines': ['error', { max: 350 }] },
   },
   {

@@ -1,5 +1,7 @@
 import type { OpenApiDocument } from '@echoloop/platform';
 import { freshLabellerGroup, type AppProcess, type TestDatabase } from '@echoloop/testing';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { APPS, migratedDatabase, startAppReportingRoutes, type RouteKey } from './openapi-fixture';
 import { validateOpenApi } from './openapi-validator';
@@ -53,6 +55,16 @@ describe.each(APPS)('%s OpenAPI document', (app) => {
     expect(result).toMatchObject({ valid: true, version: '3.1' });
     expect(document.info.title).toBe(app);
   });
+
+  it('is what the committed types of its clients say (libs/vocabulary/src/openapi; tools/web/write-api-types.ts)', async () => {
+    const root = path.resolve(__dirname, '../..');
+    const checked = spawnSync(
+      process.execPath,
+      ['-r', '@swc-node/register', 'tools/web/write-api-types.ts', '--check-document', app],
+      { cwd: root, input: JSON.stringify(document), encoding: 'utf8' },
+    );
+    expect({ status: checked.status, stderr: checked.stderr }).toEqual({ status: 0, stderr: '' });
+  }, 60_000);
 
   it('documents exactly the routes Express serves', () => {
     const served = [...new Set(expressRoutes().map(keyOf))].sort();

@@ -98,6 +98,13 @@ export { type BodyLimits, installBodyParsing, type RouteBodyLimit } from './http
 export { assertStorableText, StorableInputInterceptor } from './http/storable-input.interceptor';
 export { toClientError } from './http/client-errors';
 export { callJson, type JsonCall, ServiceCallError } from './http/service-call';
+export {
+  type CallInput,
+  type Operation,
+  ServiceClient,
+  type ServiceMethod,
+  type ServiceTarget,
+} from './http/service-client';
 export { hashPassword, verifyPassword } from './accounts/password-hasher';
 export { ACCOUNT_CHANGES_CHANNEL, notifyAccountChanged } from './accounts/account-changes';
 export { PgListener, type PgListenerOptions } from './database/pg-listener';

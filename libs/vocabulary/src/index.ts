@@ -12,17 +12,30 @@ export {
   EVALUATION_STATUSES,
   type EvaluationMode,
   type EvaluationStatus,
+  evaluationComparison,
+  evaluationDetail,
+  evaluationList,
+  evaluationReport,
+  evaluationSummary,
+  evaluationView,
   listEvaluationsQuery,
   type ListEvaluationsQuery,
-} from './evaluation-request';
+} from './evaluations';
 export { GATE_CHECK_NAMES, type GateCheck, type GateCheckName, type GateReport } from './gate-report';
 export {
   isRlJobEnded,
+  listRlJobsQuery,
+  type ListRlJobsQuery,
   RL_JOB_ACTIVE_STATUSES,
   RL_JOB_END_STATUSES,
   RL_JOB_STATUSES,
   RL_TEMPLATES,
   RL_TRIGGERS,
+  rlJobCancelled,
+  rlJobDetail,
+  rlJobList,
+  rlJobSummary,
+  rlTriggers,
   type RlJobActiveStatus,
   type RlJobEndStatus,
   type RlJobStatus,
@@ -30,3 +43,15 @@ export {
   type RlTrigger,
 } from './rl-job';
 export { stripThink, THINK_CLOSE, THINK_OPEN } from './think';
+/** The apps' APIs as their OpenAPI documents type them (generated: tools/web/write-api-types.ts). */
+export type {
+  components as GatewayComponents,
+  operations as GatewayOperations,
+  paths as GatewayPaths,
+} from './openapi/chat-gateway';
+export type { components as EvalRunnerComponents, paths as EvalRunnerPaths } from './openapi/eval-runner';
+export type { components as LabellerComponents, paths as LabellerPaths } from './openapi/reward-labeller';
+export type {
+  components as RlOrchestratorComponents,
+  paths as RlOrchestratorPaths,
+} from './openapi/rl-orchestrator';

@@ -1,22 +1,16 @@
+import type { CreateEvaluationRequest, EvalRunnerPaths, ListEvaluationsQuery } from '@echoloop/vocabulary';
 import { Inject, Injectable } from '@nestjs/common';
-import type { z } from 'zod';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
-import type {
-  CompareQuery,
-  evaluationComparison,
-  evaluationDetail,
-  evaluationList,
-  evaluationView,
-} from './evaluation.schemas';
-import type { CreateEvaluationRequest, ListEvaluationsQuery } from '@echoloop/vocabulary';
+import type { CompareQuery } from './evaluation.schemas';
 import { Upstream, UpstreamException } from './upstream';
 
-const path = (id: string, rest = '') => `/v1/evaluations/${encodeURIComponent(id)}${rest}`;
-
-/** The eval-runner's evaluations API, with the gateway's service API key (EVAL_RUNNER_URL, _API_KEY). */
+/**
+ * The eval-runner's evaluations API, with the gateway's service API key (EVAL_RUNNER_URL, _API_KEY), typed by the
+ * eval-runner's OpenAPI document.
+ */
 @Injectable()
 export class EvalRunnerClient {
-  private readonly upstream: Upstream;
+  private readonly upstream: Upstream<EvalRunnerPaths>;
 
   constructor(@Inject(GATEWAY_ENV) env: GatewayEnv) {
     this.upstream = new Upstream({
@@ -29,25 +23,25 @@ export class EvalRunnerClient {
   }
 
   list(query: ListEvaluationsQuery) {
-    return this.upstream.call<z.infer<typeof evaluationList>>('GET', '/v1/evaluations', { query });
+    return this.upstream.call('get', '/v1/evaluations', { query });
   }
 
   create(input: CreateEvaluationRequest) {
-    return this.upstream.call<z.infer<typeof evaluationView>>('POST', '/v1/evaluations', { body: input });
+    return this.upstream.call('post', '/v1/evaluations', { body: input });
   }
 
   get(id: string) {
-    return this.upstream.call<z.infer<typeof evaluationDetail>>('GET', path(id));
+    return this.upstream.call('get', '/v1/evaluations/{id}', { path: { id } });
   }
 
   compare(query: CompareQuery) {
-    return this.upstream.call<z.infer<typeof evaluationComparison>>('GET', '/v1/evaluations/compare', {
-      query,
-    });
+    return this.upstream.call('get', '/v1/evaluations/compare', { query });
   }
 
   async reportHtml(id: string): Promise<string> {
-    const html = await this.upstream.call<unknown>('GET', path(id, '/report.html'));
+    const html: unknown = await this.upstream.call('get', '/v1/evaluations/{id}/report.html', {
+      path: { id },
+    });
     if (typeof html !== 'string') {
       throw new UpstreamException(502, 'bad_gateway', 'The eval-runner answered no HTML report');
     }

@@ -3,19 +3,16 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseFilters } 
 import type { Response } from 'express';
 import { Roles } from '../auth/auth.decorators';
 import { EvalRunnerClient } from './eval-runner.client';
+import { compareQuery, type CompareQuery } from './evaluation.schemas';
 import {
-  compareQuery,
-  type CompareQuery,
+  type CreateEvaluationRequest,
+  createEvaluationRequest,
   evaluationComparison,
   evaluationDetail,
   evaluationList,
   evaluationView,
-} from './evaluation.schemas';
-import {
-  createEvaluationRequest,
-  type CreateEvaluationRequest,
-  listEvaluationsQuery,
   type ListEvaluationsQuery,
+  listEvaluationsQuery,
 } from '@echoloop/vocabulary';
 import { idSchema } from './rl-jobs.schemas';
 import { UpstreamErrorFilter } from './upstream';

@@ -1,19 +1,17 @@
-import { ApiDoc, ZodValidationPipe } from '@echoloop/platform';
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseFilters } from '@nestjs/common';
-import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
-import type { Principal } from '../auth/principal';
-import { RlOrchestratorClient } from './rl-orchestrator.client';
 import {
-  idSchema,
   listRlJobsQuery,
   type ListRlJobsQuery,
   rlJobCancelled,
   rlJobDetail,
   rlJobList,
   rlTriggers,
-  startRlJobSchema,
-  type StartRlJobInput,
-} from './rl-jobs.schemas';
+} from '@echoloop/vocabulary';
+import { ApiDoc, ZodValidationPipe } from '@echoloop/platform';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseFilters } from '@nestjs/common';
+import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
+import type { Principal } from '../auth/principal';
+import { RlOrchestratorClient } from './rl-orchestrator.client';
+import { idSchema, startRlJobSchema, type StartRlJobInput } from './rl-jobs.schemas';
 import { UpstreamErrorFilter } from './upstream';
 
 const UNAVAILABLE = ' 503 when the RL orchestrator is not configured or not reachable.';

@@ -1,20 +1,16 @@
+import type { ListRlJobsQuery, RlOrchestratorPaths } from '@echoloop/vocabulary';
 import { Inject, Injectable } from '@nestjs/common';
-import type { z } from 'zod';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
-import type {
-  ListRlJobsQuery,
-  rlJobCancelled,
-  rlJobDetail,
-  rlJobList,
-  rlTriggers,
-  StartRlJobInput,
-} from './rl-jobs.schemas';
+import type { StartRlJobInput } from './rl-jobs.schemas';
 import { Upstream } from './upstream';
 
-/** The RL orchestrator's jobs API, with the gateway's service API key (RL_ORCHESTRATOR_URL, _API_KEY). */
+/**
+ * The RL orchestrator's jobs API, with the gateway's service API key (RL_ORCHESTRATOR_URL, _API_KEY), typed by the
+ * orchestrator's OpenAPI document.
+ */
 @Injectable()
 export class RlOrchestratorClient {
-  private readonly upstream: Upstream;
+  private readonly upstream: Upstream<RlOrchestratorPaths>;
 
   constructor(@Inject(GATEWAY_ENV) env: GatewayEnv) {
     this.upstream = new Upstream({
@@ -27,26 +23,23 @@ export class RlOrchestratorClient {
   }
 
   list(query: ListRlJobsQuery) {
-    return this.upstream.call<z.infer<typeof rlJobList>>('GET', '/v1/rl/jobs', { query });
+    return this.upstream.call('get', '/v1/rl/jobs', { query });
   }
 
   /** `onBehalfOf`: the user (or key) that asked the gateway, recorded as the job's `requestedBy`. */
   start(input: StartRlJobInput & { onBehalfOf: string }) {
-    return this.upstream.call<z.infer<typeof rlJobDetail>>('POST', '/v1/rl/jobs', { body: input });
+    return this.upstream.call('post', '/v1/rl/jobs', { body: input });
   }
 
   get(id: string) {
-    return this.upstream.call<z.infer<typeof rlJobDetail>>('GET', `/v1/rl/jobs/${encodeURIComponent(id)}`);
+    return this.upstream.call('get', '/v1/rl/jobs/{id}', { path: { id } });
   }
 
   cancel(id: string) {
-    return this.upstream.call<z.infer<typeof rlJobCancelled>>(
-      'POST',
-      `/v1/rl/jobs/${encodeURIComponent(id)}/cancel`,
-    );
+    return this.upstream.call('post', '/v1/rl/jobs/{id}/cancel', { path: { id } });
   }
 
   triggers() {
-    return this.upstream.call<z.infer<typeof rlTriggers>>('GET', '/v1/rl/triggers');
+    return this.upstream.call('get', '/v1/rl/triggers');
   }
 }

@@ -1,4 +1,11 @@
-import { callJson, ServiceCallError } from '@echoloop/platform';
+import {
+  type CallInput,
+  type Operation,
+  ServiceCallError,
+  ServiceClient,
+  type ServiceMethod,
+} from '@echoloop/platform';
+import type { PathsWithMethod } from 'openapi-typescript-helpers';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 
@@ -12,8 +19,6 @@ export interface UpstreamConfig {
   apiKey: string | undefined;
   timeoutMs: number;
 }
-
-export type Query = Record<string, string | number | undefined>;
 
 /**
  * The gateway could not get an answer from a staff service: 503 (not configured, unreachable, its key refused) or
@@ -50,19 +55,30 @@ const isErrorBody = (body: unknown): body is { error: { code: string; message: s
  * One staff service behind the gateway, called with the gateway's service API key (never shown to anyone): its
  * answers come back as they are, its refusals (4xx) with their status and body, and its absence as a clear 503.
  */
-export class Upstream {
+export class Upstream<Paths extends object> {
   private readonly logger: Logger;
+  private readonly client: ServiceClient<Paths>;
 
   constructor(private readonly config: UpstreamConfig) {
     this.logger = new Logger(`Upstream(${config.service})`);
+    this.client = new ServiceClient<Paths>(config.service, {
+      baseUrl: config.url ?? 'http://unconfigured.invalid',
+      ...(config.apiKey !== undefined && { apiKey: config.apiKey }),
+      timeoutMs: config.timeoutMs,
+    });
   }
 
   get configured(): boolean {
     return Boolean(this.config.url && this.config.apiKey);
   }
 
-  async call<T>(method: 'GET' | 'POST', path: string, options: { query?: Query; body?: unknown } = {}) {
-    const { url: base, apiKey, service, label } = this.config;
+  /** A call of a route the service documents, typed by its OpenAPI document. */
+  async call<M extends ServiceMethod, Route extends PathsWithMethod<Paths, M>>(
+    method: M,
+    route: Route,
+    input: CallInput<Operation<Paths, Route, M>> = {},
+  ) {
+    const { url: base, apiKey, label } = this.config;
     if (!base || !apiKey) {
       throw new UpstreamException(
         503,
@@ -70,18 +86,8 @@ export class Upstream {
         `${label} is not configured on this gateway; ask an administrator`,
       );
     }
-    const url = new URL(path, base);
-    for (const [name, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(name, String(value));
-    }
     try {
-      return await callJson<T>(service, {
-        method,
-        url: url.toString(),
-        apiKey,
-        timeoutMs: this.config.timeoutMs,
-        ...(options.body !== undefined && { body: options.body }),
-      });
+      return await this.client.call(method, route, input);
     } catch (error) {
       throw this.translate(error);
     }

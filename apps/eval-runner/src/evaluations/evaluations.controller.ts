@@ -4,6 +4,10 @@ import type { Response } from 'express';
 import {
   createEvaluationRequest,
   type CreateEvaluationRequest,
+  evaluationComparison,
+  evaluationDetail,
+  evaluationList,
+  evaluationView,
   listEvaluationsQuery,
   type ListEvaluationsQuery,
 } from '@echoloop/vocabulary';
@@ -19,13 +23,17 @@ export class EvaluationsController {
   @Post()
   @HttpCode(202)
   @Roles('experimenter')
+  @ApiDoc({ summary: 'Starts an evaluation; it runs in the background', response: evaluationView })
   async create(@Body(new ZodValidationPipe(createEvaluationRequest)) input: CreateEvaluationRequest) {
     return this.evaluations.create(input);
   }
 
   @Get()
   @Roles('experimenter', 'analyst')
-  @ApiDoc({ summary: 'Evaluations, newest first (optionally of one status), without their profile lists' })
+  @ApiDoc({
+    summary: 'Evaluations, newest first (optionally of one status), without their profile lists',
+    response: evaluationList,
+  })
   async list(@Query(new ZodValidationPipe(listEvaluationsQuery)) query: ListEvaluationsQuery) {
     return { items: await this.evaluations.list(query) };
   }
@@ -33,6 +41,7 @@ export class EvaluationsController {
   /** Two evaluations' metrics side by side (e.g. a candidate checkpoint and the default). */
   @Get('compare')
   @Roles('experimenter', 'analyst')
+  @ApiDoc({ response: evaluationComparison })
   async compare(@Query('a', uuid) a: string, @Query('b', uuid) b: string) {
     const [left, right] = await Promise.all([this.evaluations.report(a), this.evaluations.report(b)]);
     return { a: { id: a, ...left.report }, b: { id: b, ...right.report } };
@@ -40,6 +49,7 @@ export class EvaluationsController {
 
   @Get(':id')
   @Roles('experimenter', 'analyst')
+  @ApiDoc({ summary: 'An evaluation with what has finished so far', response: evaluationDetail })
   async get(@Param('id', uuid) id: string) {
     const evaluation = await this.evaluations.get(id);
     return { ...evaluation, report: (await this.evaluations.report(id)).report };

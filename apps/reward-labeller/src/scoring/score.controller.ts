@@ -1,10 +1,10 @@
-import { Roles, ZodValidationPipe } from '@echoloop/platform';
+import { ApiDoc, Roles, ZodValidationPipe } from '@echoloop/platform';
 import { compositeReward, type RewardComponent } from '@echoloop/rewards';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ComponentJudges, type JudgedReply } from '../labelling/component-judges';
 import type { LabelDraft } from '../labelling/label-draft';
 import { TurnLabeller } from '../labelling/turn-labeller.service';
-import { type ScoreRequest, scoreRequestSchema } from './score.schemas';
+import { type ScoreRequest, scoreRequestSchema, scoreResponseSchema } from './score.schemas';
 
 /**
  * The labeller's reward models for training jobs: the same judges, prompts and rules as live labelling, on a
@@ -21,6 +21,7 @@ export class ScoreController {
   @Post('score')
   @Roles('experimenter', 'analyst')
   @HttpCode(200)
+  @ApiDoc({ summary: "Scores replies with the labeller's judges", response: scoreResponseSchema })
   async score(@Body(new ZodValidationPipe(scoreRequestSchema)) request: ScoreRequest) {
     const { config } = this.labeller;
     const wanted = new Set(request.components ?? ['empathy', 'humanlike', 'live_emotion']);

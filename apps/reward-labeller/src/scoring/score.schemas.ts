@@ -57,3 +57,29 @@ export const scoreRequestSchema = z
   .strict();
 
 export type ScoreRequest = z.infer<typeof scoreRequestSchema>;
+
+/** Each item's labels, as live labelling would store them, and the composite reward of those that labelled. */
+export const scoreResponseSchema = z.object({
+  rewardVersion: z.string(),
+  items: z.array(
+    z.object({
+      components: z.array(
+        z.object({
+          component: z.enum(['empathy', 'humanlike', 'live_emotion']),
+          status: z.string(),
+          value: z.number().nullable(),
+          label: z.string().nullable(),
+          judgeModel: z.string().nullable(),
+          promptVersion: z.string().nullable(),
+          error: z.string().nullable(),
+          details: z.record(z.string(), z.unknown()).nullable(),
+        }),
+      ),
+      composite: z
+        .object({ value: z.number() })
+        .loose()
+        .nullable()
+        .describe('null when no component labelled'),
+    }),
+  ),
+});

@@ -22,7 +22,3 @@ export const createRlJobSchema = z
   })
   .strict();
 export type CreateRlJobInput = z.infer<typeof createRlJobSchema>;
-
-export const listRlJobsSchema = z
-  .object({ limit: z.coerce.number().int().min(1).max(200).default(50) })
-  .strict();

@@ -1,5 +1,6 @@
+import { listRlJobsQuery, rlJobCancelled, rlJobDetail, rlJobList, rlTriggers } from '@echoloop/vocabulary';
 import type { RlJobEntity } from '@echoloop/persistence';
-import { Roles, ZodValidationPipe } from '@echoloop/platform';
+import { ApiDoc, Roles, ZodValidationPipe } from '@echoloop/platform';
 import {
   Body,
   ConflictException,
@@ -16,7 +17,7 @@ import {
 import { RefreshDriver } from '../pipeline/refresh-driver';
 import { RefreshTriggers } from '../triggers/refresh-triggers';
 import { RlJobsRepository } from '../jobs/rl-jobs.repository';
-import { type CreateRlJobInput, createRlJobSchema, listRlJobsSchema } from './rl-job.schemas';
+import { type CreateRlJobInput, createRlJobSchema } from './rl-job.schemas';
 
 const uuid = new ParseUUIDPipe({ version: '4' });
 const notFound = () => new NotFoundException({ error: { code: 'not_found', message: 'RL job not found' } });
@@ -60,12 +61,14 @@ export class RlJobsController {
 
   @Get('jobs')
   @Roles('experimenter', 'analyst')
-  async list(@Query(new ZodValidationPipe(listRlJobsSchema)) query: { limit: number }) {
+  @ApiDoc({ summary: 'RL jobs, newest first', response: rlJobList })
+  async list(@Query(new ZodValidationPipe(listRlJobsQuery)) query: { limit: number }) {
     return { items: (await this.jobs.list(query.limit)).map(summary) };
   }
 
   @Post('jobs')
   @Roles('experimenter')
+  @ApiDoc({ summary: 'Starts a refresh by hand (409 while one runs)', response: rlJobDetail })
   async create(
     @Body(new ZodValidationPipe(createRlJobSchema)) input: CreateRlJobInput,
     @Req() request: { principal?: { userId: string } },
@@ -90,6 +93,7 @@ export class RlJobsController {
 
   @Get('jobs/:id')
   @Roles('experimenter', 'analyst')
+  @ApiDoc({ response: rlJobDetail })
   async get(@Param('id', uuid) id: string) {
     const job = await this.jobs.get(id);
     if (!job) throw notFound();
@@ -99,6 +103,7 @@ export class RlJobsController {
   @Post('jobs/:id/cancel')
   @HttpCode(202)
   @Roles('experimenter')
+  @ApiDoc({ summary: 'Asks the job to stop (409 once it ended)', response: rlJobCancelled })
   async cancel(@Param('id', uuid) id: string) {
     const job = await this.jobs.get(id);
     if (!job) throw notFound();
@@ -114,6 +119,7 @@ export class RlJobsController {
   /** The triggers: configuration, new data since the last refresh, and their recent decisions with reasons. */
   @Get('triggers')
   @Roles('experimenter', 'analyst')
+  @ApiDoc({ response: rlTriggers })
   async triggerState() {
     const [data, decisions] = await Promise.all([this.triggers.newData(), this.jobs.decisions(50)]);
     return {

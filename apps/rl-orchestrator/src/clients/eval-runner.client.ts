@@ -1,38 +1,34 @@
+import { ServiceClient } from '@echoloop/platform';
+import type { EvalRunnerPaths } from '@echoloop/vocabulary';
 import { Inject, Injectable } from '@nestjs/common';
 import type { OrchestratorEnv } from '../env';
 import { ORCHESTRATOR_ENV } from '../tokens';
-import { callJson } from '@echoloop/platform';
 
-export interface EvaluationView {
-  id: string;
-  checkpointId: string;
-  profileIds: string[];
-  status: 'running' | 'finished' | 'failed';
-  error: string | null;
-  /** Per profile, the emotion the simulated user ended with (the gate pairs them across checkpoints). */
-  report?: { episodes: { profileId: string; finalScore: number }[] };
-}
+/** An evaluation as the eval-runner answers it, with its report once asked for by id. */
+export type EvaluationView = Awaited<ReturnType<EvalRunnerClient['start']>> & {
+  report?: Awaited<ReturnType<EvalRunnerClient['get']>>['report'];
+};
 
-/** The eval-runner's sentient benchmark. */
+/** The eval-runner's sentient benchmark, typed by its OpenAPI document. */
 @Injectable()
 export class EvalRunnerClient {
-  constructor(@Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv) {}
+  private readonly api: ServiceClient<EvalRunnerPaths>;
 
-  /** Starts a benchmark run: on the given profiles, or `limit` benchmark profiles spread over hidden needs. */
-  start(checkpointId: string, choice: { profiles: string[] } | { limit: number }): Promise<EvaluationView> {
-    return callJson('eval-runner', {
-      method: 'POST',
-      url: new URL('/v1/evaluations', this.env.EVAL_RUNNER_URL).toString(),
-      body: { checkpointId, suite: 'sentient', pool: 'benchmark', ...choice },
-      apiKey: this.env.SERVICE_API_KEY,
+  constructor(@Inject(ORCHESTRATOR_ENV) env: OrchestratorEnv) {
+    this.api = new ServiceClient('eval-runner', {
+      baseUrl: env.EVAL_RUNNER_URL,
+      apiKey: env.SERVICE_API_KEY,
     });
   }
 
-  get(id: string): Promise<EvaluationView> {
-    return callJson('eval-runner', {
-      method: 'GET',
-      url: new URL(`/v1/evaluations/${encodeURIComponent(id)}`, this.env.EVAL_RUNNER_URL).toString(),
-      apiKey: this.env.SERVICE_API_KEY,
+  /** Starts a benchmark run: on the given profiles, or `limit` benchmark profiles spread over hidden needs. */
+  start(checkpointId: string, choice: { profiles: string[] } | { limit: number }) {
+    return this.api.call('post', '/v1/evaluations', {
+      body: { checkpointId, suite: 'sentient', pool: 'benchmark', ...choice },
     });
+  }
+
+  get(id: string) {
+    return this.api.call('get', '/v1/evaluations/{id}', { path: { id } });
   }
 }

@@ -1,33 +1,26 @@
-import type { CheckpointEndpoint, DecodingParameters } from '@echoloop/persistence';
+import { ServiceClient } from '@echoloop/platform';
+import type { GatewayPaths } from '@echoloop/vocabulary';
 import { Inject, Injectable } from '@nestjs/common';
+import type { RequestBodyJSON } from 'openapi-typescript-helpers';
 import type { OrchestratorEnv } from '../env';
 import { ORCHESTRATOR_ENV } from '../tokens';
-import { callJson } from '@echoloop/platform';
 
-export interface CheckpointView {
-  id: string;
-  modelName: string;
-  endpoints: CheckpointEndpoint[];
-  decoding: DecodingParameters;
-  contextTokens: number;
-  /** The LoRA folder its endpoints load; null for a base model. */
-  adapterPath: string | null;
-  status: string;
-  isDefault: boolean;
-}
-
-export interface ExperimentView {
-  id: string;
-  status: string;
-}
+/** A checkpoint as the gateway's registry answers it. */
+export type CheckpointView = Awaited<ReturnType<GatewayClient['checkpoints']>>[number];
+/** What registering a candidate sends; it is registered as a candidate. */
+export type NewCheckpoint = Omit<RequestBodyJSON<GatewayPaths['/v1/checkpoints']['post']>, 'status'>;
 
 /** The gateway's checkpoint registry and experiments, as an experimenter's API key sees them. */
 @Injectable()
 export class GatewayClient {
-  constructor(@Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv) {}
+  private readonly api: ServiceClient<GatewayPaths>;
 
-  async checkpoints(): Promise<CheckpointView[]> {
-    return (await this.call<{ items: CheckpointView[] }>('GET', '/v1/checkpoints')).items;
+  constructor(@Inject(ORCHESTRATOR_ENV) env: OrchestratorEnv) {
+    this.api = new ServiceClient('gateway', { baseUrl: env.GATEWAY_URL, apiKey: env.SERVICE_API_KEY });
+  }
+
+  async checkpoints() {
+    return (await this.api.call('get', '/v1/checkpoints')).items;
   }
 
   async defaultCheckpoint(): Promise<CheckpointView> {
@@ -36,28 +29,19 @@ export class GatewayClient {
     return current;
   }
 
-  registerCheckpoint(checkpoint: Omit<CheckpointView, 'isDefault' | 'status'>): Promise<CheckpointView> {
-    return this.call('POST', '/v1/checkpoints', { ...checkpoint, status: 'candidate' });
+  registerCheckpoint(checkpoint: NewCheckpoint) {
+    return this.api.call('post', '/v1/checkpoints', { body: { ...checkpoint, status: 'candidate' } });
   }
 
-  retireCheckpoint(id: string): Promise<CheckpointView> {
-    return this.call('POST', `/v1/checkpoints/${encodeURIComponent(id)}/retire`);
+  retireCheckpoint(id: string) {
+    return this.api.call('post', '/v1/checkpoints/{id}/retire', { path: { id } });
   }
 
-  createExperiment(input: Record<string, unknown>): Promise<ExperimentView> {
-    return this.call('POST', '/v1/experiments', input);
+  createExperiment(input: RequestBodyJSON<GatewayPaths['/v1/experiments']['post']>) {
+    return this.api.call('post', '/v1/experiments', { body: input });
   }
 
-  startExperiment(id: string): Promise<ExperimentView> {
-    return this.call('POST', `/v1/experiments/${encodeURIComponent(id)}/start`);
-  }
-
-  private call<T>(method: 'GET' | 'POST', route: string, body?: unknown): Promise<T> {
-    return callJson<T>('gateway', {
-      method,
-      url: new URL(route, this.env.GATEWAY_URL).toString(),
-      body,
-      apiKey: this.env.SERVICE_API_KEY,
-    });
+  startExperiment(id: string) {
+    return this.api.call('post', '/v1/experiments/{id}/start', { path: { id } });
   }
 }

@@ -1,7 +1,8 @@
+import { ServiceClient } from '@echoloop/platform';
+import type { LabellerPaths } from '@echoloop/vocabulary';
 import { Inject, Injectable } from '@nestjs/common';
 import type { OrchestratorEnv } from '../env';
 import { ORCHESTRATOR_ENV } from '../tokens';
-import { callJson } from '@echoloop/platform';
 
 export interface ScoreItem {
   history: { role: 'user' | 'assistant'; content: string }[];
@@ -14,18 +15,22 @@ export class LabellerClient {
   /** The endpoint's batch limit. */
   static readonly BATCH = 32;
 
-  constructor(@Inject(ORCHESTRATOR_ENV) private readonly env: OrchestratorEnv) {}
+  private readonly api: ServiceClient<LabellerPaths>;
+
+  constructor(@Inject(ORCHESTRATOR_ENV) env: OrchestratorEnv) {
+    this.api = new ServiceClient('reward-labeller', {
+      baseUrl: env.LABELLER_URL,
+      apiKey: env.SERVICE_API_KEY,
+      timeoutMs: 600_000,
+    });
+  }
 
   async composites(items: readonly ScoreItem[]): Promise<(number | null)[]> {
     const out: (number | null)[] = [];
     for (let i = 0; i < items.length; i += LabellerClient.BATCH) {
       const batch = items.slice(i, i + LabellerClient.BATCH);
-      const result = await callJson<{ items: { composite: { value: number } | null }[] }>('reward-labeller', {
-        method: 'POST',
-        url: new URL('/v1/rewards/score', this.env.LABELLER_URL).toString(),
-        body: { items: batch, components: ['empathy', 'humanlike'] },
-        apiKey: this.env.SERVICE_API_KEY,
-        timeoutMs: 600_000,
+      const result = await this.api.call('post', '/v1/rewards/score', {
+        body: { items: [...batch], components: ['empathy', 'humanlike'] },
       });
       out.push(...result.items.map((item) => item.composite?.value ?? null));
     }

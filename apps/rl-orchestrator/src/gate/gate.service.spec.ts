@@ -20,6 +20,8 @@ const checkpoint = (id: string): CheckpointView => ({
   contextTokens: 4096,
   status: 'active',
   isDefault: id === 'base',
+  servedOn: [],
+  createdAt: '2026-11-25T00:00:00.000Z',
 });
 const CANDIDATE = checkpoint('rl-20261125-aaaaaaaa');
 const BASE = checkpoint('base');

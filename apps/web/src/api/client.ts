@@ -1,5 +1,5 @@
 import createClient, { type ClientPathsWithMethod, type MethodResponse } from 'openapi-fetch';
-import type { components, paths } from './gateway';
+import type { GatewayComponents as components, GatewayPaths as paths } from '@echoloop/vocabulary';
 import { loadTokens, saveTokens } from './session';
 
 /** The gateway's error body: `{ error: { code, message, details? } }`. */
@@ -49,7 +49,7 @@ async function authorisedFetch(request: Request): Promise<Response> {
   return fetch(withToken(retry));
 }
 
-/** The gateway's REST API, typed from its OpenAPI document (gateway.d.ts, tools/web/write-api-schema.ts). */
+/** The gateway's REST API, typed from its OpenAPI document (libs/vocabulary/src/openapi, tools/web/write-api-types.ts). */
 export const api = createClient<paths>({ baseUrl, fetch: authorisedFetch });
 
 /** A readable sentence from a failed call's error body. */

@@ -1,6 +1,6 @@
 import { useId, useState, type ChangeEvent, type DragEvent } from 'react';
 import { api, errorMessage } from '../api/client';
-import type { paths } from '../api/gateway';
+import type { GatewayPaths as paths } from '@echoloop/vocabulary';
 import './card-import.css';
 import { ErrorNote } from '../ui/ErrorNote';
 

@@ -1,4 +1,4 @@
-import type { operations } from '../../api/gateway';
+import type { GatewayOperations as operations } from '@echoloop/vocabulary';
 
 /** The dataset filters `GET /v1/turns` and exports share (libs/datasets `datasetFilters`). */
 export type TurnQuery = NonNullable<operations['TurnsController_list']['parameters']['query']>;

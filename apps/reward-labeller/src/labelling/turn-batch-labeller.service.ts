@@ -1,14 +1,14 @@
 import type { RewardTurnEntity, TurnSignals } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
-import { sampledFor } from '@echoloop/rewards';
 import { Injectable } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import { ComponentJudges } from './component-judges';
 import { type FinishPlan, type FinishStep, LabelBatchStore, type TurnLabel } from './label-batch-store';
-import { type LabelDraft, skipped } from './label-draft';
+import type { LabelDraft } from './label-draft';
+import { judgedReply, liveEmotionDraft, replyDrafts } from './label-rules';
 import type { TurnPayload } from './turn-payload';
 import { implicitSignals } from './signals';
-import { judgedReply, TurnLabeller } from './turn-labeller.service';
+import { TurnLabeller } from './turn-labeller.service';
 
 /**
  * Labels a Kafka batch of completed turns with a few statements per step instead of a few per turn: the turns
@@ -57,20 +57,8 @@ export class TurnBatchLabeller {
     const judged = await Promise.all(
       turns.map(async (turn) => {
         const has = stored.get(turn.turnId) ?? new Set<string>();
-        const reply = judgedReply(turn);
-        const drafts = await Promise.all([
-          has.has('empathy')
-            ? undefined
-            : sampledFor(turn.turnId, 'empathy', config.sampling.empathy)
-              ? this.judges.empathy(reply, null, config)
-              : skipped('empathy', 'not sampled'),
-          has.has('humanlike')
-            ? undefined
-            : sampledFor(turn.turnId, 'humanlike', config.sampling.humanlike)
-              ? this.judges.humanlike(reply, config)
-              : skipped('humanlike', 'not sampled'),
-        ]);
-        return drafts.flatMap((draft) => (draft ? [{ turnId: turn.turnId, draft }] : []));
+        const drafts = await replyDrafts(this.judges, turn.turnId, judgedReply(turn), has, config);
+        return drafts.map((draft) => ({ turnId: turn.turnId, draft }));
       }),
     );
     return judged.flat();
@@ -167,18 +155,18 @@ export class TurnBatchLabeller {
     answered: boolean,
     score: number,
   ): Promise<{ draft: LabelDraft; scoreAfter: number | null }> {
-    const { config } = this.labeller;
-    if (!answered)
-      return { draft: skipped('live_emotion', 'the user answered another alternative'), scoreAfter: null };
-    if (!sampledFor(turn.turnId, 'live_emotion', config.sampling.live_emotion))
-      return { draft: skipped('live_emotion', 'not sampled'), scoreAfter: null };
+    const next = turn.signals.nextUserMessage?.content ?? '';
     const payload = turn.turn as unknown as TurnPayload;
-    return this.judges.liveEmotion(
-      judgedReply(payload),
-      turn.signals.nextUserMessage?.content ?? '',
+    const { draft, scoreAfter } = await liveEmotionDraft(
+      this.judges,
+      turn.turnId,
+      payload,
+      next,
+      answered,
       score,
-      config,
+      this.labeller.config,
     );
+    return { draft, scoreAfter };
   }
 
   /** One increment per component and status, not per label. */

@@ -1,12 +1,13 @@
 import type { RewardTurnEntity, TurnSignals } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
-import { DEFAULT_REWARD_CONFIG, parseRewardConfig, type RewardConfig, sampledFor } from '@echoloop/rewards';
+import { DEFAULT_REWARD_CONFIG, parseRewardConfig, type RewardConfig } from '@echoloop/rewards';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import type { LabellerEnv } from '../env';
 import { LABELLER_ENV } from '../tokens';
-import { ComponentJudges, type JudgedReply } from './component-judges';
-import { type LabelDraft, skipped } from './label-draft';
+import { ComponentJudges } from './component-judges';
+import type { LabelDraft } from './label-draft';
+import { judgedReply, liveEmotionDraft, replyDrafts } from './label-rules';
 import { LabelStore } from './label-store';
 import type { TurnPayload } from './turn-payload';
 import { implicitSignals } from './signals';
@@ -86,37 +87,32 @@ export class TurnLabeller {
   /** Empathy and humanlike for a reply, unless stored or not sampled. */
   async judgeReply(turnId: string, turn: TurnPayload, reference: string | null = null): Promise<void> {
     const stored = await this.store.labelsOf(turnId, this.version);
-    const reply = judgedReply(turn);
-    const drafts: LabelDraft[] = await Promise.all([
-      stored.has('empathy')
-        ? undefined
-        : this.sampled(turnId, 'empathy', () => this.judges.empathy(reply, reference, this.config)),
-      stored.has('humanlike')
-        ? undefined
-        : this.sampled(turnId, 'humanlike', () => this.judges.humanlike(reply, this.config)),
-    ]).then((all) => all.filter((d): d is LabelDraft => d !== undefined));
-    await this.save(turnId, drafts);
+    await this.save(
+      turnId,
+      await replyDrafts(this.judges, turnId, judgedReply(turn), stored, this.config, reference),
+    );
   }
 
   private async finishWithNext(turn: RewardTurnEntity, answered: boolean): Promise<void> {
     if (turn.labelledVersions.includes(this.version)) return;
     const stored = await this.store.labelsOf(turn.turnId, this.version);
     if (!stored.has('live_emotion')) {
-      if (!answered) {
-        await this.save(turn.turnId, [skipped('live_emotion', 'the user answered another alternative')]);
-      } else if (!sampledFor(turn.turnId, 'live_emotion', this.config.sampling.live_emotion)) {
-        await this.save(turn.turnId, [skipped('live_emotion', 'not sampled')]);
-      } else {
-        const next = turn.signals.nextUserMessage;
-        const start = this.config.liveEmotion.startScore;
-        const score = await this.store.emotionScore(turn.conversationId, this.version, start);
-        const payload = turn.turn as unknown as TurnPayload;
-        const { draft, scoreAfter } = await this.judges.liveEmotion(
-          judgedReply(payload),
-          next?.content ?? '',
-          score,
-          this.config,
-        );
+      const score = await this.store.emotionScore(
+        turn.conversationId,
+        this.version,
+        this.config.liveEmotion.startScore,
+      );
+      const { draft, scoreAfter, judged } = await liveEmotionDraft(
+        this.judges,
+        turn.turnId,
+        turn.turn as unknown as TurnPayload,
+        turn.signals.nextUserMessage?.content ?? '',
+        answered,
+        score,
+        this.config,
+      );
+      if (!judged) await this.save(turn.turnId, [draft]);
+      else {
         await this.store.saveEmotion(turn, this.version, draft, scoreAfter);
         this.labels.inc({ component: draft.component, status: draft.status });
       }
@@ -128,32 +124,9 @@ export class TurnLabeller {
     await this.store.finish(turn, this.version, last, this.config);
   }
 
-  private async sampled(
-    turnId: string,
-    component: 'empathy' | 'humanlike',
-    judge: () => Promise<LabelDraft>,
-  ): Promise<LabelDraft> {
-    return sampledFor(turnId, component, this.config.sampling[component])
-      ? judge()
-      : skipped(component, 'not sampled');
-  }
-
   private async save(turnId: string, drafts: LabelDraft[]): Promise<void> {
     const inserted = await this.store.saveLabels(turnId, this.version, drafts);
     for (const d of drafts)
       if (inserted.has(d.component)) this.labels.inc({ component: d.component, status: d.status });
   }
-}
-
-/** The reply and the dialogue it answers, as the judges read them. */
-export function judgedReply(turn: TurnPayload): JudgedReply {
-  return {
-    history: [
-      ...turn.history.filter((m) => m.role !== 'system'),
-      { role: 'user', content: turn.userMessage.content },
-    ],
-    reply: turn.assistantMessage.content,
-    reasoning: turn.assistantMessage.reasoning,
-    finishReason: turn.assistantMessage.finishReason,
-  };
 }

@@ -1,11 +1,5 @@
 import { rewardTurnLabelledV1 } from '@echoloop/contracts';
-import {
-  PG_ERROR,
-  pgErrorCode,
-  RewardLabelEntity,
-  RewardTurnEntity,
-  type TurnSignals,
-} from '@echoloop/persistence';
+import { RewardLabelEntity, RewardTurnEntity, type TurnSignals } from '@echoloop/persistence';
 import { enqueueEvent, OutboxRelay } from '@echoloop/platform';
 import type { RewardComponent, RewardConfig } from '@echoloop/rewards';
 import { Injectable } from '@nestjs/common';
@@ -22,7 +16,6 @@ import {
 import { compositeOf, turnLabelledEvent } from './announcement';
 import type { LabelDraft } from './label-draft';
 import { lockTurns } from './turn-locks.repository';
-import type { TurnPayload } from './turn-payload';
 
 /**
  * Where labels live. Every write is idempotent, so that a redelivered event, a restart mid-batch or a replay
@@ -36,41 +29,6 @@ export class LabelStore {
     @InjectDataSource() private readonly db: DataSource,
     private readonly relay: OutboxRelay,
   ) {}
-
-  /**
-   * Records a received turn, with any feedback that arrived before it; false when its reply no longer exists
-   * (the user deleted it): nothing to label.
-   */
-  async recordTurn(turn: TurnPayload): Promise<boolean> {
-    try {
-      await this.db.transaction(async (tx) => {
-        await lockTurns(tx, [turn.turnId]);
-        await tx.query(
-          `INSERT INTO reward_turns (turn_id, conversation_id, user_id, user_message_id, checkpoint_id,
-             experiment_id, arm_id, turn, replied_at, signals)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
-             COALESCE((SELECT signals FROM pending_signals WHERE turn_id = $1), '{}'::jsonb))
-           ON CONFLICT (turn_id) DO NOTHING`,
-          [
-            turn.turnId,
-            turn.conversationId,
-            turn.userId,
-            turn.userMessage.id,
-            turn.checkpointId,
-            turn.experimentId,
-            turn.armId,
-            JSON.stringify(turn),
-            turn.assistantMessage.createdAt,
-          ],
-        );
-        await tx.query(`DELETE FROM pending_signals WHERE turn_id = $1`, [turn.turnId]);
-      });
-      return true;
-    } catch (error) {
-      if (pgErrorCode(error) === PG_ERROR.foreignKeyViolation) return false;
-      throw error;
-    }
-  }
 
   /**
    * Feedback on a turn, whenever it comes: merged into the turn's signals; held in pending_signals when the turn
@@ -155,45 +113,6 @@ export class LabelStore {
   /** Feedback held since before `cutoff` whose turn never came (its reply was deleted). */
   async dropPendingFeedback(cutoff: Date): Promise<void> {
     await this.db.query(`DELETE FROM pending_signals WHERE received_at < $1`, [cutoff]);
-  }
-
-  /** Merges signals into a turn (next user message, regenerations); unknown turns are ignored. */
-  async addSignals(turnId: string, signals: TurnSignals, manager: EntityManager = this.db.manager) {
-    await manager.query(`UPDATE reward_turns SET signals = signals || $2::jsonb WHERE turn_id = $1`, [
-      turnId,
-      JSON.stringify(signals),
-    ]);
-  }
-
-  /**
-   * The turns of a conversation before `before` that this version has not finished, newest first, excluding
-   * alternatives to `userMessageId` (a regenerated reply is not an answer to them). Besides the turns waiting
-   * for this next message, that includes one whose next message was noted just before a crash.
-   */
-  unfinishedBefore(
-    conversationId: string,
-    userMessageId: string,
-    before: string,
-    version: string,
-  ): Promise<RewardTurnEntity[]> {
-    return this.db
-      .getRepository(RewardTurnEntity)
-      .createQueryBuilder('t')
-      .where('t.conversation_id = :conversationId', { conversationId })
-      .andWhere('t.user_message_id <> :userMessageId', { userMessageId })
-      .andWhere('t.replied_at < :before', { before })
-      .andWhere('NOT (:version = ANY(t.labelled_versions))', { version })
-      .orderBy('t.replied_at', 'DESC')
-      .getMany();
-  }
-
-  /** Turns of the same user message other than `turnId`: the user asked for another alternative. */
-  async markRegenerated(userMessageId: string, turnId: string): Promise<void> {
-    await this.db.query(
-      `UPDATE reward_turns SET signals = signals || '{"regenerated": true}'::jsonb
-       WHERE user_message_id = $1 AND turn_id <> $2`,
-      [userMessageId, turnId],
-    );
   }
 
   /** Turns with no next user message since `cutoff`, not finished by this version: the user left. */

@@ -2,7 +2,7 @@ import type { CreateEvaluationRequest, EvalRunnerPaths, ListEvaluationsQuery } f
 import { Inject, Injectable } from '@nestjs/common';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import type { CompareQuery } from './evaluation.schemas';
-import { Upstream, UpstreamException } from './upstream';
+import { staffService, type Upstream, UpstreamException } from './upstream';
 
 /**
  * The eval-runner's evaluations API, with the gateway's service API key (EVAL_RUNNER_URL, _API_KEY), typed by the
@@ -13,13 +13,7 @@ export class EvalRunnerClient {
   private readonly upstream: Upstream<EvalRunnerPaths>;
 
   constructor(@Inject(GATEWAY_ENV) env: GatewayEnv) {
-    this.upstream = new Upstream({
-      service: 'eval-runner',
-      label: 'The eval-runner',
-      url: env.EVAL_RUNNER_URL,
-      apiKey: env.EVAL_RUNNER_API_KEY,
-      timeoutMs: env.STAFF_SERVICES_TIMEOUT_MS,
-    });
+    this.upstream = staffService('eval-runner', env);
   }
 
   list(query: ListEvaluationsQuery) {

@@ -2,7 +2,7 @@ import type { ListRlJobsQuery, RlOrchestratorPaths } from '@echoloop/vocabulary'
 import { Inject, Injectable } from '@nestjs/common';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
 import type { StartRlJobInput } from './rl-jobs.schemas';
-import { Upstream } from './upstream';
+import { staffService, type Upstream } from './upstream';
 
 /**
  * The RL orchestrator's jobs API, with the gateway's service API key (RL_ORCHESTRATOR_URL, _API_KEY), typed by the
@@ -13,13 +13,7 @@ export class RlOrchestratorClient {
   private readonly upstream: Upstream<RlOrchestratorPaths>;
 
   constructor(@Inject(GATEWAY_ENV) env: GatewayEnv) {
-    this.upstream = new Upstream({
-      service: 'rl-orchestrator',
-      label: 'The RL orchestrator',
-      url: env.RL_ORCHESTRATOR_URL,
-      apiKey: env.RL_ORCHESTRATOR_API_KEY,
-      timeoutMs: env.STAFF_SERVICES_TIMEOUT_MS,
-    });
+    this.upstream = staffService('rl-orchestrator', env);
   }
 
   list(query: ListRlJobsQuery) {

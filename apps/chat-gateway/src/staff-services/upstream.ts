@@ -8,6 +8,7 @@ import {
 import type { PathsWithMethod } from 'openapi-typescript-helpers';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import type { GatewayEnv } from '../env';
 
 /** Where one staff service is and the gateway's own API key for it; unset when this gateway is not wired to it. */
 export interface UpstreamConfig {
@@ -55,6 +56,27 @@ const isErrorBody = (body: unknown): body is { error: { code: string; message: s
  * One staff service behind the gateway, called with the gateway's service API key (never shown to anyone): its
  * answers come back as they are, its refusals (4xx) with their status and body, and its absence as a clear 503.
  */
+/** The staff services behind the gateway: how users hear of each, and where its URL and the gateway's key are. */
+const STAFF_SERVICES = {
+  'eval-runner': {
+    label: 'The eval-runner',
+    config: (env: GatewayEnv) => ({ url: env.EVAL_RUNNER_URL, apiKey: env.EVAL_RUNNER_API_KEY }),
+  },
+  'rl-orchestrator': {
+    label: 'The RL orchestrator',
+    config: (env: GatewayEnv) => ({ url: env.RL_ORCHESTRATOR_URL, apiKey: env.RL_ORCHESTRATOR_API_KEY }),
+  },
+} as const;
+
+/** A staff service as this gateway's configuration places it. */
+export const staffService = <Paths extends object>(service: keyof typeof STAFF_SERVICES, env: GatewayEnv) =>
+  new Upstream<Paths>({
+    service,
+    label: STAFF_SERVICES[service].label,
+    ...STAFF_SERVICES[service].config(env),
+    timeoutMs: env.STAFF_SERVICES_TIMEOUT_MS,
+  });
+
 export class Upstream<Paths extends object> {
   private readonly logger: Logger;
   private readonly client: ServiceClient<Paths>;

@@ -1,7 +1,7 @@
 import { rewardTurnLabelledV1 } from '@echoloop/contracts';
 import type { RewardTurnEntity, TurnSignals } from '@echoloop/persistence';
 import { enqueueRows, OutboxRelay, outboxRow, type OutboxRow } from '@echoloop/platform';
-import type { RewardComponent, RewardConfig } from '@echoloop/rewards';
+import type { RewardConfig } from '@echoloop/rewards';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'node:util';
@@ -16,6 +16,7 @@ import {
 import type { LabelDraft } from './label-draft';
 import type { TurnPayload } from './turn-payload';
 import type { StoredLabel } from './stored-label';
+import { insertLabels, type TurnLabel } from './labels.repository';
 import { lockTurns } from './turn-locks.repository';
 
 /** Feedback changed turns while their batch was being labelled: the batch is labelled again from what is stored. */
@@ -24,12 +25,6 @@ export class StalePlanError extends Error {
     super(`feedback changed ${turns} turn(s) while their batch was labelled`);
     this.name = 'StalePlanError';
   }
-}
-
-/** A label to store, with the turn it belongs to. */
-export interface TurnLabel {
-  turnId: string;
-  draft: LabelDraft;
 }
 
 /** One turn to finish: its live emotion (when judged in this batch) first, then its last labels. */
@@ -113,40 +108,12 @@ export class LabelBatchStore {
   }
 
   /** Stores labels not stored yet; returns those actually inserted by this call. */
-  async saveLabels(
+  saveLabels(
     labels: readonly TurnLabel[],
     version: string,
     manager: EntityManager = this.db.manager,
   ): Promise<TurnLabel[]> {
-    if (labels.length === 0) return [];
-    const rows = (await manager.query(
-      `INSERT INTO reward_labels (turn_id, component, labeller_version, status, value, label, judge_model,
-         prompt_version, raw_output, error, details)
-       SELECT turn_id, component, $2, status, value, label, judge_model, prompt_version, raw_output, error,
-         details
-       FROM jsonb_to_recordset($1::jsonb) AS x(turn_id uuid, component text, status text, value float8,
-         label text, judge_model text, prompt_version text, raw_output text, error text, details jsonb)
-       ON CONFLICT (turn_id, component, labeller_version) DO NOTHING RETURNING turn_id, component`,
-      [
-        JSON.stringify(
-          labels.map(({ turnId, draft: d }) => ({
-            turn_id: turnId,
-            component: d.component,
-            status: d.status,
-            value: d.value,
-            label: d.label,
-            judge_model: d.judgeModel,
-            prompt_version: d.promptVersion,
-            raw_output: d.rawOutput,
-            error: d.error,
-            details: d.details,
-          })),
-        ),
-        version,
-      ],
-    )) as { turn_id: string; component: RewardComponent }[];
-    const inserted = new Set(rows.map((r) => `${r.turn_id} ${r.component}`));
-    return labels.filter((l) => inserted.has(`${l.turnId} ${l.draft.component}`));
+    return insertLabels(manager, labels, version);
   }
 
   /**

@@ -15,6 +15,7 @@ import {
 } from './experiment-projection.repository';
 import { compositeOf, turnLabelledEvent } from './announcement';
 import type { LabelDraft } from './label-draft';
+import { insertLabels } from './labels.repository';
 import { lockTurns } from './turn-locks.repository';
 
 /**
@@ -84,30 +85,8 @@ export class LabelStore {
     drafts: readonly LabelDraft[],
     manager: EntityManager = this.db.manager,
   ): Promise<Set<RewardComponent>> {
-    const inserted = new Set<RewardComponent>();
-    for (const d of drafts) {
-      const rows = (await manager.query(
-        `INSERT INTO reward_labels (turn_id, component, labeller_version, status, value, label, judge_model,
-           prompt_version, raw_output, error, details)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-         ON CONFLICT (turn_id, component, labeller_version) DO NOTHING RETURNING id`,
-        [
-          turnId,
-          d.component,
-          version,
-          d.status,
-          d.value,
-          d.label,
-          d.judgeModel,
-          d.promptVersion,
-          d.rawOutput,
-          d.error,
-          d.details === null ? null : JSON.stringify(d.details),
-        ],
-      )) as unknown[];
-      if (rows.length > 0) inserted.add(d.component);
-    }
-    return inserted;
+    const labels = drafts.map((draft) => ({ turnId, draft }));
+    return new Set((await insertLabels(manager, labels, version)).map((l) => l.draft.component));
   }
 
   /** Feedback held since before `cutoff` whose turn never came (its reply was deleted). */

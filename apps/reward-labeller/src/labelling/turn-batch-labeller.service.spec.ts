@@ -1,3 +1,4 @@
+import type { TurnLabel } from './labels.repository';
 import type { RewardTurnEntity } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { DEFAULT_REWARD_CONFIG } from '@echoloop/rewards';
@@ -6,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { type JudgeCall, JudgeRunner } from '../judges/judge-runner';
 import { ComponentJudges } from './component-judges';
-import { type FinishPlan, LabelBatchStore, StalePlanError, type TurnLabel } from './label-batch-store';
+import { type FinishPlan, LabelBatchStore, StalePlanError } from './label-batch-store';
 import type { TurnPayload } from './turn-payload';
 import { TurnBatchLabeller } from './turn-batch-labeller.service';
 import { TurnLabeller } from './turn-labeller.service';

@@ -1,9 +1,10 @@
+import type { TurnLabel } from './labels.repository';
 import type { RewardTurnEntity, TurnSignals } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { Injectable } from '@nestjs/common';
 import type { Counter } from 'prom-client';
 import { ComponentJudges } from './component-judges';
-import { type FinishPlan, type FinishStep, LabelBatchStore, type TurnLabel } from './label-batch-store';
+import { type FinishPlan, type FinishStep, LabelBatchStore } from './label-batch-store';
 import type { LabelDraft } from './label-draft';
 import { judgedReply, liveEmotionDraft, replyDrafts } from './label-rules';
 import type { TurnPayload } from './turn-payload';

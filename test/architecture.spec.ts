@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createSyncFn } from 'synckit';
 
 const ROOT = path.resolve(__dirname, '..');
 const env = { ...process.env, NX_DAEMON: 'false' };
@@ -18,28 +19,12 @@ interface LintMessage {
   message: string;
 }
 
-/** Lints source text as if it were the file at `file` (ESLint's JSON formatter, run as the CLI runs). */
-function lint(file: string, source: string): LintMessage[] {
-  let output: string;
-  try {
-    output = execFileSync(
-      process.execPath,
-      [
-        path.join(ROOT, 'node_modules/eslint/bin/eslint.js'),
-        '--stdin',
-        '--stdin-filename',
-        file,
-        '--format',
-        'json',
-      ],
-      { cwd: ROOT, input: source, stdio: 'pipe', env },
-    ).toString();
-  } catch (error) {
-    output = String((error as { stdout?: Buffer }).stdout ?? '');
-  }
-  const [result] = JSON.parse(output) as { messages: LintMessage[] }[];
-  return result?.messages ?? [];
-}
+const lintInWorker = createSyncFn<(cwd: string, file: string, source: string) => Promise<LintMessage[]>>(
+  path.join(__dirname, 'lint-worker.mjs'),
+);
+
+/** Lints source text as if it were the file at `file`, with the repo's ESLint configuration. */
+const lint = (file: string, source: string): LintMessage[] => lintInWorker(ROOT, file, source);
 
 /** The first word of each no-restricted-syntax message lint gives `source` as the file at `file`. */
 const restrictedSyntax = (file: string, source: string) =>

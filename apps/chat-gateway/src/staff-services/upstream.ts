@@ -79,19 +79,18 @@ export const staffService = <Paths extends object>(service: keyof typeof STAFF_S
 
 export class Upstream<Paths extends object> {
   private readonly logger: Logger;
-  private readonly client: ServiceClient<Paths>;
+  /** None when this gateway is not wired to the service. */
+  private readonly client: ServiceClient<Paths> | undefined;
 
   constructor(private readonly config: UpstreamConfig) {
     this.logger = new Logger(`Upstream(${config.service})`);
-    this.client = new ServiceClient<Paths>(config.service, {
-      baseUrl: config.url ?? 'http://unconfigured.invalid',
-      ...(config.apiKey !== undefined && { apiKey: config.apiKey }),
-      timeoutMs: config.timeoutMs,
-    });
+    const { service, url, apiKey, timeoutMs } = config;
+    this.client =
+      url && apiKey ? new ServiceClient<Paths>(service, { baseUrl: url, apiKey, timeoutMs }) : undefined;
   }
 
   get configured(): boolean {
-    return Boolean(this.config.url && this.config.apiKey);
+    return this.client !== undefined;
   }
 
   /** A call of a route the service documents, typed by its OpenAPI document. */
@@ -100,12 +99,11 @@ export class Upstream<Paths extends object> {
     route: Route,
     input: CallInput<Operation<Paths, Route, M>> = {},
   ) {
-    const { url: base, apiKey, label } = this.config;
-    if (!base || !apiKey) {
+    if (!this.client) {
       throw new UpstreamException(
         503,
         'service_not_configured',
-        `${label} is not configured on this gateway; ask an administrator`,
+        `${this.config.label} is not configured on this gateway; ask an administrator`,
       );
     }
     try {

@@ -44,7 +44,7 @@ export function replyDrafts(
 
 /**
  * The live emotion of a turn the user's next message answers (of several alternatives, only the one they carried
- * on from), from the conversation's score before it; skipped when another alternative was answered or when not
+ * on from), from the conversation's score before it (read only when judged); skipped when another alternative was answered or when not
  * sampled (`judged` false). `scoreAfter` is the conversation's score after it, when the judge gave one.
  */
 export function liveEmotionDraft(
@@ -53,12 +53,13 @@ export function liveEmotionDraft(
   turn: TurnPayload,
   next: string,
   answered: boolean,
-  score: number,
+  score: () => number | Promise<number>,
   config: RewardConfig,
 ): Promise<{ draft: LabelDraft; scoreAfter: number | null; judged: boolean }> {
   const skip = (reason: string) =>
     Promise.resolve({ draft: skipped('live_emotion', reason), scoreAfter: null, judged: false });
   if (!answered) return skip('the user answered another alternative');
   if (!sampledFor(turnId, 'live_emotion', config.sampling.live_emotion)) return skip('not sampled');
-  return judges.liveEmotion(judgedReply(turn), next, score, config).then((r) => ({ ...r, judged: true }));
+  const judged = async () => judges.liveEmotion(judgedReply(turn), next, await score(), config);
+  return judged().then((r) => ({ ...r, judged: true }));
 }

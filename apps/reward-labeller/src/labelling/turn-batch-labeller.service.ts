@@ -164,7 +164,7 @@ export class TurnBatchLabeller {
       payload,
       next,
       answered,
-      score,
+      () => score,
       this.labeller.config,
     );
     return { draft, scoreAfter };

@@ -97,11 +97,8 @@ export class TurnLabeller {
     if (turn.labelledVersions.includes(this.version)) return;
     const stored = await this.store.labelsOf(turn.turnId, this.version);
     if (!stored.has('live_emotion')) {
-      const score = await this.store.emotionScore(
-        turn.conversationId,
-        this.version,
-        this.config.liveEmotion.startScore,
-      );
+      const score = () =>
+        this.store.emotionScore(turn.conversationId, this.version, this.config.liveEmotion.startScore);
       const { draft, scoreAfter, judged } = await liveEmotionDraft(
         this.judges,
         turn.turnId,

@@ -36,7 +36,7 @@ export interface ServiceTarget {
 export class ServiceClient<Paths extends object> {
   constructor(
     private readonly service: string,
-    private readonly target: ServiceTarget | (() => ServiceTarget),
+    private readonly target: ServiceTarget,
   ) {}
 
   call<M extends Method, Route extends PathsWithMethod<Paths, M>>(
@@ -44,7 +44,7 @@ export class ServiceClient<Paths extends object> {
     route: Route,
     input: CallInput<Operation<Paths, Route, M>> = {},
   ): Promise<SuccessResponseJSON<Operation<Paths, Route, M>>> {
-    const target = typeof this.target === 'function' ? this.target() : this.target;
+    const { target } = this;
     const values = (input.path ?? {}) as Record<string, unknown>;
     const pathname = String(route).replace(/\{(\w+)\}/g, (_, name: string) =>
       encodeURIComponent(String(values[name])),

@@ -1,4 +1,4 @@
-import { RL_JOB_ACTIVE_STATUSES } from '@echoloop/vocabulary';
+import { isRlJobEnded, RL_JOB_ACTIVE_STATUSES } from '@echoloop/vocabulary';
 import { rlJobStatusV1, rlJobStatusV2 } from '@echoloop/contracts';
 import { type AppProcess, findOnTopic, testKafka, waitFor } from '@echoloop/testing';
 import { randomUUID } from 'node:crypto';
@@ -60,7 +60,7 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     waitFor(
       async () => {
         const { body } = await rl('GET', `/v1/rl/jobs/${id}`);
-        return ['succeeded', 'failed', 'cancelled', 'skipped'].includes(body.status) && body;
+        return isRlJobEnded(body.status) && body;
       },
       { timeoutMs, intervalMs: 500, what: `RL job ${id} to end` },
     );
@@ -569,7 +569,15 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
       },
     });
     const done = await ended(job.id);
-    expect(done).toMatchObject({ template: 'trl-grpo', runner: 'ray', status: 'succeeded', reason: null });
+    // On a failure, the diff shows what training measured and kept.
+    const learnt = { validation: done.metrics?.validation, selection: done.output?.metrics?.selection };
+    expect({ status: done.status, reason: done.reason, ...learnt }).toEqual({
+      status: 'succeeded',
+      reason: null,
+      validation: expect.anything(),
+      selection: expect.anything(),
+    });
+    expect(done).toMatchObject({ template: 'trl-grpo', runner: 'ray' });
     // Prompts, not pairs: the verl export of the labelled turns, split by user.
     expect(done.dataset).toMatchObject({ kind: 'verl', parent: { checkpointId: promoted.checkpointId } });
     // Online: every step's rollouts were scored; the training pool's profiles' openers were answered and the

@@ -20,17 +20,34 @@ const suiteKind = (file) =>
 const reports = fs.readdirSync(dir).filter((f) => /^jest.*\.json$/.test(f));
 if (reports.length === 0) rows.push({ suite: 'jest (no report)', passed: 0, failed: 1 });
 const byKind = new Map();
+// Why each test failed, shown above the table: CI keeps only the end of a run's output.
+const failures = [];
+const excerpt = (text) =>
+  text
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter((line) => !/^\s+at .*(node_modules|node:internal)/.test(line))
+    .slice(0, 30)
+    .join('\n');
 for (const file of reports) {
   const report = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
   for (const suite of report.testResults) {
     const kind = suiteKind(suite.name);
     const row = byKind.get(kind) ?? { suite: `jest ${kind}`, passed: 0, failed: 0 };
+    const name = path.relative(process.cwd(), suite.name);
     for (const test of suite.assertionResults) {
       if (test.status === 'passed') row.passed++;
-      else if (test.status === 'failed') row.failed++;
+      else if (test.status === 'failed') {
+        row.failed++;
+        failures.push(`${name} › ${test.fullName}\n${excerpt(test.failureMessages.join('\n'))}`);
+      }
     }
     // A suite that failed to load has no assertions but must still count as a failure.
-    if (suite.status === 'failed' && suite.assertionResults.every((t) => t.status !== 'failed')) row.failed++;
+    if (suite.status === 'failed' && suite.assertionResults.every((t) => t.status !== 'failed')) {
+      row.failed++;
+      failures.push(`${name}\n${excerpt(suite.message ?? '')}`);
+    }
     byKind.set(kind, row);
   }
 }
@@ -52,6 +69,7 @@ const total = rows.reduce((sum, r) => ({ passed: sum.passed + r.passed, failed: 
   failed: 0,
 });
 const width = Math.max(...rows.map((r) => r.suite.length));
+for (const failure of failures) console.log(`\n✕ ${failure}`);
 console.log('');
 for (const r of rows)
   console.log(`${r.suite.padEnd(width)}  ${String(r.passed).padStart(4)} passed  ${r.failed} failed`);

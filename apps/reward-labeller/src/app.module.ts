@@ -8,10 +8,9 @@ import { FeedbackIntakeService } from './intake/feedback-intake.service';
 import { TurnIntakeService } from './intake/turn-intake.service';
 import { JudgeRunner } from './judges/judge-runner';
 import { ComponentJudges } from './labelling/component-judges';
-import { LabelBatchStore } from './labelling/label-batch-store';
+import { FeedbackStore } from './labelling/feedback-store';
 import { LabelStore } from './labelling/label-store';
 import { LeaveSweeper } from './labelling/leave-sweeper.service';
-import { TurnBatchLabeller } from './labelling/turn-batch-labeller.service';
 import { TurnLabeller } from './labelling/turn-labeller.service';
 import { ScoreController } from './scoring/score.controller';
 import { LABELLER_ENV } from './tokens';
@@ -45,9 +44,8 @@ export class AppModule {
         JudgeRunner,
         ComponentJudges,
         LabelStore,
-        LabelBatchStore,
+        FeedbackStore,
         TurnLabeller,
-        TurnBatchLabeller,
         ConsumerProgress,
         ...(consume ? [LeaveSweeper, TurnIntakeService, FeedbackIntakeService] : []),
       ],

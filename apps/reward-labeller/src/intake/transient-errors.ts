@@ -1,6 +1,6 @@
 import { QueryFailedError } from 'typeorm';
 import { JudgeUnavailableError } from '../judges/judge-unavailable.error';
-import { StalePlanError } from '../labelling/label-batch-store';
+import { StalePlanError } from '../labelling/finish-plan';
 
 // SQLSTATE classes of a database that is away or overloaded, not of a bad statement.
 const TRANSIENT_SQLSTATE = /^(08|53|57P|40001|40P01)/;

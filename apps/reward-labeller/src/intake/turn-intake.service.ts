@@ -5,7 +5,7 @@ import type { Kafka } from 'kafkajs';
 import { PinoLogger } from 'nestjs-pino';
 import type { Counter, Gauge } from 'prom-client';
 import type { LabellerEnv } from '../env';
-import { TurnBatchLabeller } from '../labelling/turn-batch-labeller.service';
+import { TurnLabeller } from '../labelling/turn-labeller.service';
 import { LABELLER_ENV } from '../tokens';
 import { BatchConsumer } from './batch-consumer';
 import { ConsumerProgress } from '../labelling/consumer-progress';
@@ -28,7 +28,7 @@ export class TurnIntakeService implements OnApplicationBootstrap, OnApplicationS
     @Inject(LABELLER_ENV) private readonly env: LabellerEnv,
     publisher: EventPublisher,
     metrics: MetricsService,
-    labeller: TurnBatchLabeller,
+    labeller: TurnLabeller,
     private readonly progress: ConsumerProgress,
     private readonly lifecycle: KafkaLifecycle,
     logger: PinoLogger,

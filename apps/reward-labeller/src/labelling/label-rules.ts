@@ -1,6 +1,9 @@
+import type { RewardTurnEntity } from '@echoloop/persistence';
 import { type RewardConfig, sampledFor } from '@echoloop/rewards';
 import type { ComponentJudges, JudgedReply } from './component-judges';
+import type { FinishStep } from './finish-plan';
 import { type LabelDraft, skipped } from './label-draft';
+import { implicitSignals } from './signals';
 import type { TurnPayload } from './turn-payload';
 
 /**
@@ -42,24 +45,51 @@ export function replyDrafts(
   ]).then((all) => all.filter((d): d is LabelDraft => d !== undefined));
 }
 
+/** Reads the conversation's live emotion score when a judge needs it (not for a skipped or stored label). */
+export type ScoreBefore = () => number | Promise<number>;
+
 /**
- * The live emotion of a turn the user's next message answers (of several alternatives, only the one they carried
- * on from), from the conversation's score before it (read only when judged); skipped when another alternative was answered or when not
- * sampled (`judged` false). `scoreAfter` is the conversation's score after it, when the judge gave one.
+ * How a turn the user wrote after ends: its live emotion, unless stored (judged from the conversation's score
+ * before it for the alternative they carried on from, `answered`; skipped for another alternative or when not
+ * sampled; `scoreAfter`, when the judge gave one, moves the conversation's score), then its implicit label.
  */
-export function liveEmotionDraft(
+export async function answeredStep(
   judges: ComponentJudges,
-  turnId: string,
-  turn: TurnPayload,
-  next: string,
+  turn: RewardTurnEntity,
   answered: boolean,
-  score: () => number | Promise<number>,
+  stored: { has(component: string): boolean },
+  score: ScoreBefore,
   config: RewardConfig,
-): Promise<{ draft: LabelDraft; scoreAfter: number | null; judged: boolean }> {
-  const skip = (reason: string) =>
-    Promise.resolve({ draft: skipped('live_emotion', reason), scoreAfter: null, judged: false });
-  if (!answered) return skip('the user answered another alternative');
-  if (!sampledFor(turnId, 'live_emotion', config.sampling.live_emotion)) return skip('not sampled');
-  const judged = async () => judges.liveEmotion(judgedReply(turn), next, await score(), config);
-  return judged().then((r) => ({ ...r, judged: true }));
+): Promise<FinishStep> {
+  const emotion = async () => {
+    if (!answered) return skip('the user answered another alternative');
+    if (!sampledFor(turn.turnId, 'live_emotion', config.sampling.live_emotion)) return skip('not sampled');
+    const reply = judgedReply(turn.turn as unknown as TurnPayload);
+    return judges.liveEmotion(reply, turn.signals.nextUserMessage?.content ?? '', await score(), config);
+  };
+  return {
+    turn,
+    emotion: stored.has('live_emotion') ? null : await emotion(),
+    last: [judges.implicit(implicitSignals(turn.signals, turn.repliedAt, false))],
+  };
+}
+
+/** How a turn the user never answered ends: the leaving as its live emotion (unless stored), its implicit label. */
+export async function leftStep(
+  judges: ComponentJudges,
+  turn: RewardTurnEntity,
+  stored: { has(component: string): boolean },
+  score: ScoreBefore,
+  config: RewardConfig,
+): Promise<FinishStep> {
+  const left = stored.has('live_emotion') ? [] : [judges.left(await score(), config)];
+  return {
+    turn,
+    emotion: null,
+    last: [...left, judges.implicit(implicitSignals(turn.signals, turn.repliedAt, true))],
+  };
+}
+
+function skip(reason: string): { draft: LabelDraft; scoreAfter: null } {
+  return { draft: skipped('live_emotion', reason), scoreAfter: null };
 }

@@ -1,6 +1,7 @@
 import type { RewardComponent } from '@echoloop/rewards';
 import type { EntityManager } from 'typeorm';
 import type { LabelDraft } from './label-draft';
+import type { StoredLabel } from './stored-label';
 
 /** A label to store, with the turn it belongs to. */
 export interface TurnLabel {
@@ -47,4 +48,29 @@ export async function insertLabels(
   )) as { turn_id: string; component: RewardComponent }[];
   const inserted = new Set(rows.map((r) => `${r.turn_id} ${r.component}`));
   return labels.filter((l) => inserted.has(`${l.turnId} ${l.draft.component}`));
+}
+
+/**
+ * The turns' labels under this version, in the order they were stored, with only what announcing and projecting
+ * them reads (no raw judge output; details only of the live emotion, whose score and delta they carry).
+ */
+export async function storedLabels(
+  tx: EntityManager,
+  turnIds: readonly string[],
+  version: string,
+): Promise<Map<string, StoredLabel[]>> {
+  const rows = (await tx.query(
+    `SELECT turn_id, component, status, value, label, judge_model AS "judgeModel",
+       prompt_version AS "promptVersion", error,
+       CASE WHEN component = 'live_emotion' THEN details END AS details
+     FROM reward_labels WHERE turn_id = ANY($1::uuid[]) AND labeller_version = $2 ORDER BY id`,
+    [turnIds, version],
+  )) as (StoredLabel & { turn_id: string })[];
+  const byTurn = new Map<string, StoredLabel[]>();
+  for (const { turn_id, ...label } of rows) {
+    const own = byTurn.get(turn_id);
+    if (own) own.push(label);
+    else byTurn.set(turn_id, [label]);
+  }
+  return byTurn;
 }

@@ -4,6 +4,7 @@ import { PinoLogger } from 'nestjs-pino';
 import type { LabellerEnv } from '../env';
 import { ConsumerProgress } from './consumer-progress';
 import { LABELLER_ENV } from '../tokens';
+import { FeedbackStore } from './feedback-store';
 import { LabelStore } from './label-store';
 import { TurnLabeller } from './turn-labeller.service';
 
@@ -21,6 +22,7 @@ export class LeaveSweeper implements OnApplicationBootstrap, OnApplicationShutdo
   constructor(
     @Inject(LABELLER_ENV) private readonly env: LabellerEnv,
     private readonly store: LabelStore,
+    private readonly feedback: FeedbackStore,
     private readonly labeller: TurnLabeller,
     private readonly progress: ConsumerProgress,
     logger: PinoLogger,
@@ -42,12 +44,11 @@ export class LeaveSweeper implements OnApplicationBootstrap, OnApplicationShutdo
   /** One round: every abandoned turn found (in batches), oldest first; then feedback held for too long. */
   async sweep(): Promise<void> {
     if (!this.progress.caughtUp()) return;
-    await this.store.dropPendingFeedback(new Date(Date.now() - this.env.PENDING_FEEDBACK_TTL_MS));
+    await this.feedback.dropPendingFeedback(new Date(Date.now() - this.env.PENDING_FEEDBACK_TTL_MS));
     for (;;) {
       const cutoff = new Date(Date.now() - this.env.LEAVE_AFTER_MS);
       const turns = await this.store.abandoned(this.labeller.version, cutoff, BATCH);
-      let finished = 0;
-      for (const turn of turns) if (await this.labeller.onAbandoned(turn)) finished += 1;
+      const finished = await this.labeller.onLeft(turns);
       // A full batch of turns still being judged would come back unchanged: wait for the next round.
       if (turns.length < BATCH || finished === 0) return;
     }

@@ -6,19 +6,28 @@ import type { Counter } from 'prom-client';
 import type { LabellerEnv } from '../env';
 import { LABELLER_ENV } from '../tokens';
 import { ComponentJudges } from './component-judges';
-import type { LabelDraft } from './label-draft';
-import { judgedReply, liveEmotionDraft, replyDrafts } from './label-rules';
+import { FeedbackStore } from './feedback-store';
+import {
+  answeredOf,
+  type FinishPlan,
+  type FinishStep,
+  groupBy,
+  keepAnswered,
+  newestPerUserMessage,
+} from './finish-plan';
+import { answeredStep, judgedReply, leftStep, replyDrafts } from './label-rules';
 import { LabelStore } from './label-store';
+import type { TurnLabel } from './labels.repository';
 import type { TurnPayload } from './turn-payload';
 import { implicitSignals } from './signals';
 
 /**
- * Turns completed turns into reward labels. Empathy and humanlike are judged when the turn arrives; the live
- * emotion reward when the user's next message arrives (or, after LEAVE_AFTER_MS of silence, the leaving is
- * recorded); then the implicit signals and the composite, and the turn is finished and announced. Arriving turns
- * are labelled a Kafka batch at a time by TurnBatchLabeller; this service holds the configuration and labels one
- * turn at a time for feedback, the leave sweep and backfills. Every step first looks at what is stored, so a
- * redelivered or replayed event only does what is still missing.
+ * Turns completed turns into reward labels, one path for any number of turns: a Kafka batch of arriving turns, a
+ * leave sweep's round, one backfilled turn. Empathy and humanlike are judged when a turn arrives; the live emotion
+ * when the user's next message arrives (or, after LEAVE_AFTER_MS of silence, the leaving is recorded); then the
+ * implicit signals and the composite, and the turn is finished and announced. Each plan is finished with a few
+ * statements whatever its size (LabelStore.finish). Every step first looks at what is stored, so a redelivered
+ * batch or a replay only does what is still missing.
  */
 @Injectable()
 export class TurnLabeller {
@@ -29,6 +38,7 @@ export class TurnLabeller {
   constructor(
     @Inject(LABELLER_ENV) env: LabellerEnv,
     private readonly store: LabelStore,
+    private readonly feedback: FeedbackStore,
     private readonly judges: ComponentJudges,
     metrics: MetricsService,
   ) {
@@ -42,31 +52,45 @@ export class TurnLabeller {
     ]);
   }
 
-  /** Feedback on a turn, at any time: see LabelStore.applyFeedback. */
-  async onFeedback(turnId: string, signals: TurnSignals): Promise<void> {
-    await this.store.applyFeedback(turnId, signals, this.version, {
-      config: this.config,
-      // A finished turn was either answered or left: no next message means the user left.
-      implicit: (turn) =>
-        this.judges.implicit(implicitSignals(turn.signals, turn.repliedAt, !turn.signals.nextUserMessage)),
-    });
+  /**
+   * Arriving turns: recorded together, their replies judged side by side and stored together, then, conversation
+   * by conversation in order (the live emotion score carries from one turn to the next), the turns each new user
+   * message answers finished in one transaction.
+   */
+  async onTurns(batch: readonly TurnPayload[]): Promise<void> {
+    const turns = [...new Map(batch.map((t) => [t.turnId, t])).values()];
+    const stored = await this.store.recordTurns(turns);
+    const recorded = turns.filter((t) => stored.has(t.turnId));
+    if (recorded.length === 0) return;
+    await this.store.markRegenerated(newestPerUserMessage(recorded));
+    // The judges of the new replies and the live emotion of the turns they answer, side by side; the replies'
+    // labels are stored first, since finishing a turn of this batch reads them.
+    const [replies, plan] = await Promise.all([this.judgeReplies(recorded), this.planFinishes(recorded)]);
+    this.count(await this.store.saveLabels(replies, this.version));
+    this.count(await this.store.finish(plan, this.version, this.config));
   }
 
-  /** A turn whose user never wrote again: its live emotion is the leaving. */
-  async onAbandoned(turn: RewardTurnEntity): Promise<boolean> {
-    const stored = await this.store.labelsOf(turn.turnId, this.version);
-    if (!stored.has('empathy') || !stored.has('humanlike')) return false; // still being judged
-    const score = await this.store.emotionScore(
-      turn.conversationId,
+  /**
+   * Turns whose user never wrote again: their live emotion is the leaving. Turns still being judged wait. Returns
+   * how many were finished.
+   */
+  async onLeft(turns: readonly RewardTurnEntity[]): Promise<number> {
+    const stored = await this.store.storedComponents(
+      turns.map((t) => t.turnId),
       this.version,
-      this.config.liveEmotion.startScore,
     );
-    const left = stored.has('live_emotion') ? [] : [this.judges.left(score, this.config)];
-    await this.finish(turn, [
-      ...left,
-      this.judges.implicit(implicitSignals(turn.signals, turn.repliedAt, true)),
-    ]);
-    return true;
+    const judged = turns.filter(
+      (t) => stored.get(t.turnId)?.has('empathy') && stored.get(t.turnId)?.has('humanlike'),
+    );
+    if (judged.length === 0) return 0;
+    const scores = await this.scores(judged);
+    const steps = await Promise.all(
+      judged.map((turn) =>
+        leftStep(this.judges, turn, stored.get(turn.turnId) ?? new Set(), () => scores(turn), this.config),
+      ),
+    );
+    await this.finish(steps);
+    return judged.length;
   }
 
   /**
@@ -75,55 +99,159 @@ export class TurnLabeller {
    */
   async relabel(turn: RewardTurnEntity, leftBefore: Date): Promise<void> {
     if (turn.labelledVersions.includes(this.version)) return;
-    await this.judgeReply(turn.turnId, turn.turn as unknown as TurnPayload);
+    const replies = await this.judgeReplies([turn.turn as unknown as TurnPayload]);
+    this.count(await this.store.saveLabels(replies, this.version));
     if (turn.signals.nextUserMessage) {
       // Of several alternatives, the user answered the one not regenerated or swiped away.
-      await this.finishWithNext(turn, !turn.signals.regenerated && turn.signals.kept !== false);
+      const answered = !turn.signals.regenerated && turn.signals.kept !== false;
+      const stored = (await this.store.storedComponents([turn.turnId], this.version)).get(turn.turnId);
+      const score = async () => (await this.scores([turn]))(turn);
+      await this.finish([
+        await answeredStep(this.judges, turn, answered, stored ?? new Set(), score, this.config),
+      ]);
     } else if (turn.repliedAt < leftBefore) {
-      await this.onAbandoned(turn);
+      await this.onLeft([turn]);
     }
   }
 
-  /** Empathy and humanlike for a reply, unless stored or not sampled. */
-  async judgeReply(turnId: string, turn: TurnPayload, reference: string | null = null): Promise<void> {
-    const stored = await this.store.labelsOf(turnId, this.version);
-    await this.save(
-      turnId,
-      await replyDrafts(this.judges, turnId, judgedReply(turn), stored, this.config, reference),
-    );
+  /** Feedback on a turn, at any time: see FeedbackStore.applyFeedback. */
+  async onFeedback(turnId: string, signals: TurnSignals): Promise<void> {
+    await this.feedback.applyFeedback(turnId, signals, this.version, {
+      config: this.config,
+      // A finished turn was either answered or left: no next message means the user left.
+      implicit: (turn) =>
+        this.judges.implicit(implicitSignals(turn.signals, turn.repliedAt, !turn.signals.nextUserMessage)),
+    });
   }
 
-  private async finishWithNext(turn: RewardTurnEntity, answered: boolean): Promise<void> {
-    if (turn.labelledVersions.includes(this.version)) return;
-    const stored = await this.store.labelsOf(turn.turnId, this.version);
-    if (!stored.has('live_emotion')) {
-      const score = () =>
-        this.store.emotionScore(turn.conversationId, this.version, this.config.liveEmotion.startScore);
-      const { draft, scoreAfter, judged } = await liveEmotionDraft(
-        this.judges,
-        turn.turnId,
-        turn.turn as unknown as TurnPayload,
-        turn.signals.nextUserMessage?.content ?? '',
-        answered,
-        score,
-        this.config,
+  /** Empathy and humanlike for each reply, unless stored or not sampled. */
+  private async judgeReplies(turns: readonly TurnPayload[]): Promise<TurnLabel[]> {
+    const stored = await this.store.storedComponents(
+      turns.map((t) => t.turnId),
+      this.version,
+    );
+    const judged = await Promise.all(
+      turns.map(async (turn) => {
+        const has = stored.get(turn.turnId) ?? new Set<string>();
+        const drafts = await replyDrafts(this.judges, turn.turnId, judgedReply(turn), has, this.config);
+        return drafts.map((draft) => ({ turnId: turn.turnId, draft }));
+      }),
+    );
+    return judged.flat();
+  }
+
+  /** The turns each new user message answers, planned conversation by conversation. */
+  private async planFinishes(turns: readonly TurnPayload[]): Promise<FinishPlan> {
+    const conversations = groupBy(turns, (t) => t.conversationId);
+    const ids = [...conversations.keys()];
+    const [unfinished, scores] = await Promise.all([
+      this.store.unfinishedIn(ids, this.version, new Map(turns.map((t) => [t.turnId, t]))),
+      this.store.emotionScores(ids, this.version),
+    ]);
+    const unfinishedBy = groupBy(unfinished, (t) => t.conversationId);
+    const stored = await this.store.storedComponents(
+      unfinished.map((t) => t.turnId),
+      this.version,
+    );
+    // What the plan is based on: feedback that changes it before the plan is stored makes it stale.
+    const read = new Map(unfinished.map((t) => [t.turnId, t.signals]));
+    const signals = new Map<string, TurnSignals>();
+    const steps = await Promise.all(
+      [...conversations].map(([id, inOrder]) =>
+        this.planConversation(inOrder, {
+          unfinished: unfinishedBy.get(id) ?? [],
+          stored,
+          score: scores.get(id) ?? this.config.liveEmotion.startScore,
+          signals,
+        }),
+      ),
+    );
+    return { read, signals, steps: steps.flat() };
+  }
+
+  /**
+   * One conversation's turns in order: each user message answers the unfinished turns before it (the newest one
+   * answered, older alternatives passed over).
+   */
+  private async planConversation(
+    inOrder: readonly TurnPayload[],
+    context: {
+      unfinished: RewardTurnEntity[];
+      stored: Map<string, Set<string>>;
+      score: number;
+      signals: Map<string, TurnSignals>;
+    },
+  ): Promise<FinishStep[]> {
+    const position = new Map(inOrder.map((t, i) => [t.turnId, i]));
+    const finished = new Set<string>();
+    const steps: FinishStep[] = [];
+    const patch = (turn: RewardTurnEntity, change: TurnSignals) => {
+      turn.signals = { ...turn.signals, ...change };
+      context.signals.set(turn.turnId, { ...context.signals.get(turn.turnId), ...change });
+    };
+    for (const [i, turn] of inOrder.entries()) {
+      const before = Date.parse(turn.userMessage.createdAt);
+      // Newest first; a turn later in the batch has not arrived yet when this one is handled.
+      const waiting = context.unfinished.filter(
+        (t) =>
+          !finished.has(t.turnId) &&
+          (position.get(t.turnId) ?? -1) <= i &&
+          t.userMessageId !== turn.userMessage.id &&
+          t.repliedAt.getTime() < before,
       );
-      if (!judged) await this.save(turn.turnId, [draft]);
-      else {
-        await this.store.saveEmotion(turn, this.version, draft, scoreAfter);
-        this.labels.inc({ component: draft.component, status: draft.status });
+      const answered = answeredOf(waiting);
+      keepAnswered(answered, waiting, patch);
+      const message = {
+        id: turn.userMessage.id,
+        content: turn.userMessage.content,
+        createdAt: turn.userMessage.createdAt,
+      };
+      for (const previous of waiting) {
+        // A next message noted before (then a crash) stands: this one may answer a later turn.
+        if (!previous.signals.nextUserMessage) patch(previous, { nextUserMessage: message });
+        const isAnswered = previous.turnId === answered?.turnId && previous.signals.kept !== false;
+        finished.add(previous.turnId);
+        const stored = context.stored.get(previous.turnId) ?? new Set<string>();
+        const step = await answeredStep(
+          this.judges,
+          previous,
+          isAnswered,
+          stored,
+          () => context.score,
+          this.config,
+        );
+        if (step.emotion?.scoreAfter != null) context.score = step.emotion.scoreAfter;
+        steps.push(step);
       }
     }
-    await this.finish(turn, [this.judges.implicit(implicitSignals(turn.signals, turn.repliedAt, false))]);
+    return steps;
   }
 
-  private async finish(turn: RewardTurnEntity, last: LabelDraft[]): Promise<void> {
-    await this.store.finish(turn, this.version, last, this.config);
+  /** Finishes turns read from the store (their signals as read, nothing to merge). */
+  private async finish(steps: FinishStep[]): Promise<void> {
+    const read = new Map(steps.map((s) => [s.turn.turnId, s.turn.signals]));
+    this.count(await this.store.finish({ read, signals: new Map(), steps }, this.version, this.config));
   }
 
-  private async save(turnId: string, drafts: LabelDraft[]): Promise<void> {
-    const inserted = await this.store.saveLabels(turnId, this.version, drafts);
-    for (const d of drafts)
-      if (inserted.has(d.component)) this.labels.inc({ component: d.component, status: d.status });
+  /** The turns' conversations' live emotion scores for this version (the start score where none is stored). */
+  private async scores(turns: readonly RewardTurnEntity[]): Promise<(turn: RewardTurnEntity) => number> {
+    const scores = await this.store.emotionScores(
+      [...new Set(turns.map((t) => t.conversationId))],
+      this.version,
+    );
+    return (turn) => scores.get(turn.conversationId) ?? this.config.liveEmotion.startScore;
+  }
+
+  /** One increment per component and status, not per label. */
+  private count(inserted: readonly TurnLabel[]): void {
+    const counts = new Map<string, { component: string; status: string; labels: number }>();
+    for (const { draft } of inserted) {
+      const key = `${draft.component} ${draft.status}`;
+      const entry = counts.get(key) ?? { component: draft.component, status: draft.status, labels: 0 };
+      entry.labels += 1;
+      counts.set(key, entry);
+    }
+    for (const { component, status, labels } of counts.values())
+      this.labels.inc({ component, status }, labels);
   }
 }

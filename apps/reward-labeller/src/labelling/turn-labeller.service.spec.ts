@@ -7,10 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { type JudgeCall, JudgeRunner } from '../judges/judge-runner';
 import { ComponentJudges } from './component-judges';
-import { type FinishPlan, LabelBatchStore, StalePlanError } from './label-batch-store';
+import { FeedbackStore } from './feedback-store';
+import { type FinishPlan, StalePlanError } from './finish-plan';
+import { LabelStore } from './label-store';
 import type { TurnPayload } from './turn-payload';
-import { TurnBatchLabeller } from './turn-batch-labeller.service';
 import { TurnLabeller } from './turn-labeller.service';
+import { LABELLER_ENV } from '../tokens';
 
 const VERSION = 'labeller-v1';
 const VERDICTS: Record<string, string> = {
@@ -19,8 +21,8 @@ const VERDICTS: Record<string, string> = {
   live_emotion: 'Relieved.\nChange: +2',
 };
 
-/** LabelBatchStore in memory, with its guarantees: a label once per (turn, component), a turn finished once. */
-class MemoryBatchStore {
+/** LabelStore in memory, with its guarantees: a label once per (turn, component), a turn finished once. */
+class MemoryLabelStore {
   readonly turns = new Map<string, RewardTurnEntity>();
   readonly labels = new Map<string, TurnLabel>();
   readonly scores = new Map<string, number>();
@@ -140,7 +142,7 @@ function conversation() {
 }
 
 async function setUp(onJudge: (component: string) => void = () => undefined) {
-  const store = new MemoryBatchStore();
+  const store = new MemoryLabelStore();
   const judgeCalls: string[] = [];
   const counted: { labels: Record<string, string>; by: number }[] = [];
   const runner = {
@@ -156,11 +158,12 @@ async function setUp(onJudge: (component: string) => void = () => undefined) {
   };
   const module = await Test.createTestingModule({
     providers: [
-      TurnBatchLabeller,
+      TurnLabeller,
       ComponentJudges,
       { provide: JudgeRunner, useValue: runner },
-      { provide: LabelBatchStore, useValue: store },
-      { provide: TurnLabeller, useValue: { version: VERSION, config: DEFAULT_REWARD_CONFIG } },
+      { provide: LabelStore, useValue: store },
+      { provide: FeedbackStore, useValue: {} },
+      { provide: LABELLER_ENV, useValue: { LABELLER_VERSION: VERSION } },
       {
         provide: MetricsService,
         useValue: {
@@ -171,16 +174,16 @@ async function setUp(onJudge: (component: string) => void = () => undefined) {
       },
     ],
   }).compile();
-  return { labeller: module.get(TurnBatchLabeller), store, judgeCalls, counted };
+  return { labeller: module.get(TurnLabeller), store, judgeCalls, counted };
 }
 
-const components = (store: MemoryBatchStore, turnId: string) =>
+const components = (store: MemoryLabelStore, turnId: string) =>
   [...store.labels.values()]
     .filter((l) => l.turnId === turnId)
     .map((l) => l.draft.component)
     .sort();
 
-describe('TurnBatchLabeller', () => {
+describe('TurnLabeller', () => {
   it('a batch with a duplicate judges and labels that turn once', async () => {
     const { labeller, store, judgeCalls } = await setUp();
     const say = conversation();
@@ -280,7 +283,7 @@ describe('TurnBatchLabeller', () => {
     const say = conversation();
     const question = say('tell me a joke');
     const regenerated = say('tell me a joke', question.userMessage.id);
-    let pickDuringJudging: MemoryBatchStore | undefined;
+    let pickDuringJudging: MemoryLabelStore | undefined;
     // The swipe arrives after the batch read the turns, while the live emotion judge is answering.
     const { labeller, store } = await setUp((component) => {
       if (component !== 'live_emotion' || !pickDuringJudging) return;
@@ -300,10 +303,59 @@ describe('TurnBatchLabeller', () => {
     expect(store.labels.get(`${question.turnId} live_emotion`)?.draft.status).toBe('labelled');
     expect(store.announced.sort()).toEqual([question.turnId, regenerated.turnId].sort());
   });
+
+  it("a turn the user left is finished once, the leaving its live emotion from the conversation's score", async () => {
+    const { labeller, store } = await setUp();
+    const say = conversation();
+    const [answered, left] = [say('one'), say('two')];
+    await labeller.onTurns([answered, left]);
+    const score = store.scores.get(left.conversationId);
+
+    expect(await labeller.onLeft([{ ...store.turns.get(left.turnId)! }])).toBe(1);
+    expect(await labeller.onLeft([{ ...store.turns.get(left.turnId)! }])).toBe(1);
+
+    expect(store.announced).toEqual([answered.turnId, left.turnId]);
+    const leaving = store.labels.get(`${left.turnId} live_emotion`)?.draft;
+    expect(leaving).toMatchObject({ status: 'labelled', label: 'left', details: { scoreBefore: score } });
+    expect(store.labels.get(`${left.turnId} implicit`)?.draft.status).toBe('labelled');
+    expect(store.scores.get(left.conversationId)).toBe(score);
+  });
+
+  it('a turn whose reply is still being judged is not finished as left', async () => {
+    const { labeller, store } = await setUp();
+    const turn = conversation()('hello');
+    await store.recordTurns([turn]);
+
+    expect(await labeller.onLeft([{ ...store.turns.get(turn.turnId)! }])).toBe(0);
+    expect(store.announced).toEqual([]);
+    expect(store.labels.size).toBe(0);
+  });
+
+  it('a backfill labels an answered turn from the start score and one left past the cutoff as left', async () => {
+    const { labeller, store } = await setUp();
+    const say = conversation();
+    const [answered, next, left] = [say('one'), say('two'), say('three')];
+    await store.recordTurns([answered, next, left]);
+    const stored = store.turns.get(answered.turnId)!;
+    stored.signals = { nextUserMessage: { ...next.userMessage } };
+    const future = new Date(Date.parse(left.assistantMessage.createdAt) + 1);
+
+    await labeller.relabel({ ...stored }, future);
+    await labeller.relabel({ ...store.turns.get(next.turnId)! }, new Date(0));
+    await labeller.relabel({ ...store.turns.get(left.turnId)! }, future);
+
+    expect(store.announced).toEqual([answered.turnId, left.turnId]);
+    expect(components(store, answered.turnId)).toEqual(['empathy', 'humanlike', 'implicit', 'live_emotion']);
+    expect(store.labels.get(`${answered.turnId} live_emotion`)?.draft.details).toMatchObject({
+      scoreBefore: DEFAULT_REWARD_CONFIG.liveEmotion.startScore,
+    });
+    expect(components(store, next.turnId)).toEqual(['empathy', 'humanlike']);
+    expect(store.labels.get(`${left.turnId} live_emotion`)?.draft.label).toBe('left');
+  });
 });
 
 /** The user swipes back to `kept` over `over`, as the feedback intake stores it. */
-function pick(store: MemoryBatchStore, kept: TurnPayload, over: TurnPayload): void {
+function pick(store: MemoryLabelStore, kept: TurnPayload, over: TurnPayload): void {
   for (const [turn, value] of [
     [kept, true],
     [over, false],

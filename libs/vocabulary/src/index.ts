@@ -21,7 +21,15 @@ export {
   listEvaluationsQuery,
   type ListEvaluationsQuery,
 } from './evaluations';
-export { GATE_CHECK_NAMES, type GateCheck, type GateCheckName, type GateReport } from './gate-report';
+export {
+  GATE_CHECK_NAMES,
+  type GateCheck,
+  gateCheck,
+  type GateCheckName,
+  type GateReport,
+  gateReport,
+  gateReportOf,
+} from './gate-report';
 export {
   isRlJobEnded,
   listRlJobsQuery,
@@ -32,10 +40,20 @@ export {
   RL_TEMPLATES,
   RL_TRIGGERS,
   rlJobCancelled,
+  rlJobDataset,
   rlJobDetail,
+  type RlJobDetail,
   rlJobList,
+  rlJobMetrics,
+  rlJobOutput,
   rlJobSummary,
+  type RlJobSummary,
   rlTriggers,
+  type RlTriggers,
+  trainingPoint,
+  trainingSelection,
+  type TrainingSelection,
+  validationPoint,
   type RlJobActiveStatus,
   type RlJobEndStatus,
   type RlJobStatus,

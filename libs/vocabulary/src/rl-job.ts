@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { gateReport } from './gate-report';
 
 /** A refresh's life: the active stages in order, then one of the end states. */
 export const RL_JOB_ACTIVE_STATUSES = [
@@ -38,6 +39,102 @@ export type ListRlJobsQuery = z.infer<typeof listRlJobsQuery>;
 
 const json = z.record(z.string(), z.unknown());
 const at = z.iso.datetime({ offset: true });
+const count = z.number().int();
+const measure = z.number().nullable().optional();
+const split = z.looseObject({ rows: count, sha256: z.string().optional(), file: z.string().optional() });
+
+/**
+ * The snapshot a job trains on: the data library's export, split by user. A job skipped for too little data keeps
+ * the same shape, rows only, its files removed. Open objects, every field but the id optional: a job from an
+ * older version may lack some, and a reader takes what it knows.
+ */
+export const rlJobDataset = z.looseObject({
+  id: z.string(),
+  kind: z.string().optional().describe('`preferences` (pairs, DPO) or `verl` (prompts, GRPO)'),
+  cutoff: z.string().optional().describe('Turns replied before this instant are in it'),
+  parent: z
+    .looseObject({
+      checkpointId: z.string(),
+      jobId: z.string().nullable().describe('The job that trained it; null for a base model'),
+      adapterPath: z.string().nullable().optional(),
+      cutoff: z.string().nullable().optional(),
+    })
+    .optional(),
+  train: split.optional(),
+  validation: split.optional(),
+  heldout: split.optional(),
+  replay: z
+    .looseObject({ fraction: z.number(), read: count, kept: count })
+    .optional()
+    .describe("Rows older than the parent's cutoff that were read, and those replayed into the split"),
+  export: z.looseObject({ rows: count.optional() }).optional().describe("The data library's export manifest"),
+});
+
+/** A training step as the job reported it (DPO: loss and reward accuracy; GRPO: the rewards of its rollouts). */
+export const trainingPoint = z.looseObject({
+  step: count,
+  of: count.optional(),
+  loss: measure,
+  rewardAccuracy: measure,
+  reward: measure,
+  rewardStd: measure,
+  sentientReward: measure.describe('GRPO: the mean emotion its simulated conversations ended on'),
+});
+
+/** A validation point: on other users than training's, and the drift from the parent (step 0 is the parent). */
+export const validationPoint = z.looseObject({
+  step: count,
+  valLoss: measure,
+  valAccuracy: measure,
+  valMargin: measure,
+  valReward: measure,
+  klToParent: measure,
+});
+
+/** The step training kept, and whether it generalised (python/echoloop_train/selection.py). */
+export const trainingSelection = z.looseObject({
+  generalised: z.boolean(),
+  reason: z.string().optional(),
+  step: count.nullable().optional(),
+  valAccuracy: measure,
+  valReward: measure,
+  klToParent: measure,
+  maxKl: z.number().optional(),
+  stoppedBy: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('`kl_budget`, `patience`, or null: it ran its planned steps'),
+});
+export type TrainingSelection = z.infer<typeof trainingSelection>;
+
+export const rlJobMetrics = z.looseObject({
+  curve: z.array(trainingPoint).optional(),
+  validation: z.array(validationPoint).optional(),
+  last: json.nullable().optional().describe('The last progress event of any stage'),
+  finalLoss: measure,
+  selection: trainingSelection.optional(),
+});
+
+/** What a finished training run produced (its manifest), and where its adapter is served once loaded. */
+export const rlJobOutput = z.looseObject({
+  template: z.string().optional(),
+  datasetId: z.string().optional(),
+  adapters: z
+    .array(z.looseObject({ format: z.string(), path: z.string(), sha256: z.string().optional() }))
+    .optional(),
+  baseModel: z.looseObject({ name: z.string() }).optional(),
+  metrics: z.looseObject({ selection: trainingSelection.optional() }).optional(),
+  hyperparameters: json.optional(),
+  data: z.record(z.string(), z.number()).optional().describe('Rows the run read, by source'),
+  parent: z
+    .looseObject({ adapter: z.string(), sha256: z.string() })
+    .nullable()
+    .optional()
+    .describe('The adapter it was trained from; null: a fresh adapter on the base'),
+  peakRssMb: z.number().optional(),
+  serving: z.looseObject({ adapterName: z.string(), defaultCheckpointId: z.string() }).optional(),
+});
 
 /** An RL job as the orchestrator answers it (and the gateway passes it on). */
 export const rlJobSummary = z.object({
@@ -55,22 +152,23 @@ export const rlJobSummary = z.object({
 });
 
 export const rlJobList = z.object({ items: z.array(rlJobSummary) });
+export type RlJobSummary = z.infer<typeof rlJobSummary>;
 
 export const rlJobDetail = rlJobSummary.extend({
   hyperparameters: json,
   requestedBy: z.string().nullable(),
   externalId: z.string().nullable(),
-  dataset: json.nullable().describe("The snapshot's manifest: id, kind, rows per split (train, heldout)"),
-  metrics: json
+  dataset: rlJobDataset.nullable(),
+  metrics: rlJobMetrics
     .nullable()
-    .describe('Training metrics: `curve` (one point per step), `last`, and the summary'),
-  output: json.nullable().describe("The job's output manifest (adapters, base model)"),
-  gate: json
-    .nullable()
-    .describe('passed, reasons, notes, sentient and heldout: candidate, default and delta'),
+    .describe('Training metrics: one point per step and per validation, and the summary'),
+  output: rlJobOutput.nullable(),
+  gate: gateReport.nullable(),
   logsTail: z.string().nullable().describe("The last lines of the job's log"),
   cancelRequested: z.boolean(),
 });
+
+export type RlJobDetail = z.infer<typeof rlJobDetail>;
 
 export const rlJobCancelled = z.object({
   id: z.uuid(),
@@ -98,3 +196,4 @@ export const rlTriggers = z.object({
     }),
   ),
 });
+export type RlTriggers = z.infer<typeof rlTriggers>;

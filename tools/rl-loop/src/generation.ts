@@ -12,7 +12,7 @@ import {
 import { waitLabelled } from './labelling';
 import { say } from './output';
 import { followRefresh } from './refresh';
-import type { RlJob } from './rl-job';
+import type { RlJobDetail as RlJob } from '@echoloop/vocabulary';
 import { type Endpoints, pool, simulateUser, type UserOutcome } from './simulated-users';
 import type { StageRunner } from './stages';
 

@@ -3,7 +3,7 @@ import { waitFor } from '@echoloop/testing';
 import { call } from './http';
 import type { LoopConfig } from './config';
 import { say, seconds } from './output';
-import { type RlJob, type TriggerState } from './rl-job';
+import type { RlJobDetail as RlJob, RlJobSummary, RlTriggers } from '@echoloop/vocabulary';
 import type { StageRunner } from './stages';
 
 /** The gate's checks, one line each: candidate vs default, the paired difference and its interval. */
@@ -32,7 +32,7 @@ export async function followRefresh(
 ): Promise<RlJob> {
   const rl = <T>(method: string, route: string, body?: unknown) =>
     call<T>(orchestrator, method, route, { key, ...(body !== undefined && { body }) });
-  const latest = async () => (await rl<{ items: RlJob[] }>('GET', '/v1/rl/jobs?limit=1')).items[0];
+  const latest = async () => (await rl<{ items: RlJobSummary[] }>('GET', '/v1/rl/jobs?limit=1')).items[0];
 
   // Give the threshold poller two rounds to see the last labels.
   const triggered = await waitFor(
@@ -47,7 +47,7 @@ export async function followRefresh(
   ).catch(() => undefined);
   let id = triggered?.id;
   if (!id) {
-    const { newData, thresholds } = await rl<TriggerState>('GET', '/v1/rl/triggers');
+    const { newData, thresholds } = await rl<RlTriggers>('GET', '/v1/rl/triggers');
     say(
       'refresh',
       `threshold NOT reached: ${newData.pairs} new preference pairs < ${thresholds.pairs}; triggering by hand`,
@@ -59,7 +59,7 @@ export async function followRefresh(
     id = job.id;
     say('refresh', `started by hand: job ${id}`);
   }
-  const { decisions } = await rl<TriggerState>('GET', '/v1/rl/triggers');
+  const { decisions } = await rl<RlTriggers>('GET', '/v1/rl/triggers');
   const decision = decisions.find((d) => d.jobId === id && d.decision === 'started');
   say('refresh', `trigger: ${decision?.trigger ?? '?'} (${decision?.reason ?? 'no decision recorded'})`);
 

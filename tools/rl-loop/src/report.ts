@@ -5,7 +5,7 @@ import path from 'node:path';
 import { call } from './http';
 import { say } from './output';
 import { fmt, gateLines } from './refresh';
-import type { RlJob } from './rl-job';
+import type { RlJobDetail as RlJob } from '@echoloop/vocabulary';
 import type { UserOutcome } from './simulated-users';
 import { RSS_GROUPS } from './rss-sampler';
 import type { StageTiming } from './stages';

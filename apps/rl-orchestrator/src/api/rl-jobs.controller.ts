@@ -1,4 +1,11 @@
-import { listRlJobsQuery, rlJobCancelled, rlJobDetail, rlJobList, rlTriggers } from '@echoloop/vocabulary';
+import {
+  gateReportOf,
+  listRlJobsQuery,
+  rlJobCancelled,
+  rlJobDetail,
+  rlJobList,
+  rlTriggers,
+} from '@echoloop/vocabulary';
 import type { RlJobEntity } from '@echoloop/persistence';
 import { ApiDoc, Roles, ZodValidationPipe } from '@echoloop/platform';
 import {
@@ -45,7 +52,7 @@ const detail = (job: RlJobEntity) => ({
   dataset: job.dataset,
   metrics: job.metrics,
   output: job.output,
-  gate: job.gate,
+  gate: gateReportOf(job.gate),
   logsTail: job.logsTail,
   cancelRequested: job.cancelRequested,
 });

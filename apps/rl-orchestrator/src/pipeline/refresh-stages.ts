@@ -1,4 +1,5 @@
 import type { RlJobEntity } from '@echoloop/persistence';
+import type { TrainingSelection } from '@echoloop/vocabulary';
 import { CLOCK, type Clock, ServiceCallError } from '@echoloop/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -29,16 +30,11 @@ export type TrainingProgress =
 /** What a job trains on: the snapshot, and the base weights checked against the serving endpoints before it. */
 export type TrainingSet = Snapshot & { base: BaseCheck };
 
-/** The training manifest's verdict on its best step (python/echoloop_train/selection.py). */
-export interface Selection {
-  generalised: boolean;
-  reason: string;
-  klToParent: number | null;
-}
-
-export const selectionOf = (output: Record<string, unknown> | null | undefined): Selection | null =>
-  ((output?.['metrics'] as Record<string, unknown> | undefined)?.['selection'] as Selection | undefined) ??
-  null;
+/** The training manifest's verdict on its best step. */
+export const selectionOf = (output: Record<string, unknown> | null | undefined): TrainingSelection | null =>
+  ((output?.['metrics'] as Record<string, unknown> | undefined)?.['selection'] as
+    | TrainingSelection
+    | undefined) ?? null;
 
 /** Where the served candidate lives: enough to take it down again. */
 export interface Serving {

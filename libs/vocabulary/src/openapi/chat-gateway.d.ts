@@ -3112,9 +3112,25 @@ export interface operations {
               }[];
               comparisons: {
                 armId: string;
-                probabilityToBeatControl: number | null;
-                sequential: {
+                /** @description Welch on CUPED-adjusted values (each user's value minus θ times their pre-exposure value's deviation); null when no user has a pre-period */
+                cuped: {
                   ci: [number | null, number | null];
+                  difference: number;
+                  pValue: number;
+                  theta: number;
+                  usersWithPrePeriod: number;
+                  /** @description The share of the metric's variance its pre-period explains (1 − adjusted/raw) */
+                  varianceReduction: number;
+                } | null;
+                /** @description The fixed-horizon p-value (CUPED's where there is one) adjusted by Holm across every metric and treatment arm */
+                holmPValue: number | null;
+                probabilityToBeatControl: number | null;
+                /** @description Always valid (safe to peek); on CUPED-adjusted values when users have a pre-period */
+                sequential: {
+                  /** @description Holm-adjusted across the primary metric and the guardrails of every treatment arm: what the automatic decisions act on */
+                  adjustedPValue: number | null;
+                  ci: [number | null, number | null];
+                  difference: number;
                   pValue: number | null;
                 } | null;
                 welch: {
@@ -3959,16 +3975,111 @@ export interface operations {
             checkpointId: string | null;
             /** Format: date-time */
             createdAt: string;
-            /** @description The snapshot's manifest: id, kind, rows per split (train, heldout) */
-            dataset: {
-              [key: string]: unknown;
-            } | null;
+            dataset:
+              | ({
+                  /** @description Turns replied before this instant are in it */
+                  cutoff?: string;
+                  /** @description The data library's export manifest */
+                  export?: {
+                    rows?: number;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  heldout?: {
+                    file?: string;
+                    rows: number;
+                    sha256?: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  id: string;
+                  /** @description `preferences` (pairs, DPO) or `verl` (prompts, GRPO) */
+                  kind?: string;
+                  parent?: {
+                    adapterPath?: string | null;
+                    checkpointId: string;
+                    cutoff?: string | null;
+                    /** @description The job that trained it; null for a base model */
+                    jobId: string | null;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  /** @description Rows older than the parent's cutoff that were read, and those replayed into the split */
+                  replay?: {
+                    fraction: number;
+                    kept: number;
+                    read: number;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  train?: {
+                    file?: string;
+                    rows: number;
+                    sha256?: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  validation?: {
+                    file?: string;
+                    rows: number;
+                    sha256?: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
             experimentId: string | null;
             externalId: string | null;
             finishedAt: string | null;
-            /** @description passed, reasons, notes, sentient and heldout: candidate, default and delta */
             gate: {
-              [key: string]: unknown;
+              /** @description The main metric (the first metric that ran: sentient, else held-out reward) is significantly better */
+              better: boolean;
+              checks: {
+                candidate: number | null;
+                default: number | null;
+                /** @description Mean paired difference (candidate − default); for the length ratio, candidate / default */
+                delta: number | null;
+                /** @description Why it failed, could not run or is off */
+                detail: string | null;
+                interval: [number, number] | null;
+                /** @description Items measured on both sides */
+                items: number;
+                /** @enum {string} */
+                name:
+                  | 'sentient'
+                  | 'heldout_reward'
+                  | 'repeated_sentences'
+                  | 'repeated_ngrams'
+                  | 'empty_or_refusal'
+                  | 'length_ratio'
+                  | 'kl_to_parent';
+                /**
+                 * @description A metric must not be significantly worse; a guard must not be significantly more degenerate
+                 * @enum {string}
+                 */
+                role: 'metric' | 'guard';
+                /** @description Where the interval of the difference lies: wholly above none, wholly below, or across it */
+                significance: ('higher' | 'lower' | 'none') | null;
+                /**
+                 * @description `off`: an operator turned it off by configuration; `not_run`: it could not run, which fails the gate
+                 * @enum {string}
+                 */
+                status: 'passed' | 'failed' | 'off' | 'not_run';
+              }[];
+              /** @description The two sentient-benchmark runs, for their side-by-side page */
+              evaluations: {
+                candidate: string;
+                default: string;
+              } | null;
+              /** @description Confidence level of every interval */
+              level: number;
+              /** @description Checks an operator turned off */
+              notes: string[];
+              passed: boolean;
+              /** @description Why it failed (empty when it passed) */
+              reasons: string[];
             } | null;
             hyperparameters: {
               [key: string]: unknown;
@@ -3977,14 +4088,113 @@ export interface operations {
             id: string;
             /** @description The last lines of the job's log */
             logsTail: string | null;
-            /** @description Training metrics: `curve` (one point per step), `last`, and the summary */
-            metrics: {
-              [key: string]: unknown;
-            } | null;
-            /** @description The job's output manifest (adapters, base model) */
-            output: {
-              [key: string]: unknown;
-            } | null;
+            /** @description Training metrics: one point per step and per validation, and the summary */
+            metrics:
+              | ({
+                  curve?: ({
+                    loss?: number | null;
+                    of?: number;
+                    reward?: number | null;
+                    rewardAccuracy?: number | null;
+                    rewardStd?: number | null;
+                    /** @description GRPO: the mean emotion its simulated conversations ended on */
+                    sentientReward?: number | null;
+                    step: number;
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                  finalLoss?: number | null;
+                  /** @description The last progress event of any stage */
+                  last?: {
+                    [key: string]: unknown;
+                  } | null;
+                  selection?: {
+                    generalised: boolean;
+                    klToParent?: number | null;
+                    maxKl?: number;
+                    reason?: string;
+                    step?: number | null;
+                    /** @description `kl_budget`, `patience`, or null: it ran its planned steps */
+                    stoppedBy?: string | null;
+                    valAccuracy?: number | null;
+                    valReward?: number | null;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  validation?: ({
+                    klToParent?: number | null;
+                    step: number;
+                    valAccuracy?: number | null;
+                    valLoss?: number | null;
+                    valMargin?: number | null;
+                    valReward?: number | null;
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            output:
+              | ({
+                  adapters?: ({
+                    format: string;
+                    path: string;
+                    sha256?: string;
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                  baseModel?: {
+                    name: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  /** @description Rows the run read, by source */
+                  data?: {
+                    [key: string]: number;
+                  };
+                  datasetId?: string;
+                  hyperparameters?: {
+                    [key: string]: unknown;
+                  };
+                  metrics?: {
+                    selection?: {
+                      generalised: boolean;
+                      klToParent?: number | null;
+                      maxKl?: number;
+                      reason?: string;
+                      step?: number | null;
+                      /** @description `kl_budget`, `patience`, or null: it ran its planned steps */
+                      stoppedBy?: string | null;
+                      valAccuracy?: number | null;
+                      valReward?: number | null;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  /** @description The adapter it was trained from; null: a fresh adapter on the base */
+                  parent?:
+                    | ({
+                        adapter: string;
+                        sha256: string;
+                      } & {
+                        [key: string]: unknown;
+                      })
+                    | null;
+                  peakRssMb?: number;
+                  serving?: {
+                    adapterName: string;
+                    defaultCheckpointId: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  template?: string;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
             /** @description Why it failed, was cancelled or skipped */
             reason: string | null;
             requestedBy: string | null;
@@ -4040,16 +4250,111 @@ export interface operations {
             checkpointId: string | null;
             /** Format: date-time */
             createdAt: string;
-            /** @description The snapshot's manifest: id, kind, rows per split (train, heldout) */
-            dataset: {
-              [key: string]: unknown;
-            } | null;
+            dataset:
+              | ({
+                  /** @description Turns replied before this instant are in it */
+                  cutoff?: string;
+                  /** @description The data library's export manifest */
+                  export?: {
+                    rows?: number;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  heldout?: {
+                    file?: string;
+                    rows: number;
+                    sha256?: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  id: string;
+                  /** @description `preferences` (pairs, DPO) or `verl` (prompts, GRPO) */
+                  kind?: string;
+                  parent?: {
+                    adapterPath?: string | null;
+                    checkpointId: string;
+                    cutoff?: string | null;
+                    /** @description The job that trained it; null for a base model */
+                    jobId: string | null;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  /** @description Rows older than the parent's cutoff that were read, and those replayed into the split */
+                  replay?: {
+                    fraction: number;
+                    kept: number;
+                    read: number;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  train?: {
+                    file?: string;
+                    rows: number;
+                    sha256?: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  validation?: {
+                    file?: string;
+                    rows: number;
+                    sha256?: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
             experimentId: string | null;
             externalId: string | null;
             finishedAt: string | null;
-            /** @description passed, reasons, notes, sentient and heldout: candidate, default and delta */
             gate: {
-              [key: string]: unknown;
+              /** @description The main metric (the first metric that ran: sentient, else held-out reward) is significantly better */
+              better: boolean;
+              checks: {
+                candidate: number | null;
+                default: number | null;
+                /** @description Mean paired difference (candidate − default); for the length ratio, candidate / default */
+                delta: number | null;
+                /** @description Why it failed, could not run or is off */
+                detail: string | null;
+                interval: [number, number] | null;
+                /** @description Items measured on both sides */
+                items: number;
+                /** @enum {string} */
+                name:
+                  | 'sentient'
+                  | 'heldout_reward'
+                  | 'repeated_sentences'
+                  | 'repeated_ngrams'
+                  | 'empty_or_refusal'
+                  | 'length_ratio'
+                  | 'kl_to_parent';
+                /**
+                 * @description A metric must not be significantly worse; a guard must not be significantly more degenerate
+                 * @enum {string}
+                 */
+                role: 'metric' | 'guard';
+                /** @description Where the interval of the difference lies: wholly above none, wholly below, or across it */
+                significance: ('higher' | 'lower' | 'none') | null;
+                /**
+                 * @description `off`: an operator turned it off by configuration; `not_run`: it could not run, which fails the gate
+                 * @enum {string}
+                 */
+                status: 'passed' | 'failed' | 'off' | 'not_run';
+              }[];
+              /** @description The two sentient-benchmark runs, for their side-by-side page */
+              evaluations: {
+                candidate: string;
+                default: string;
+              } | null;
+              /** @description Confidence level of every interval */
+              level: number;
+              /** @description Checks an operator turned off */
+              notes: string[];
+              passed: boolean;
+              /** @description Why it failed (empty when it passed) */
+              reasons: string[];
             } | null;
             hyperparameters: {
               [key: string]: unknown;
@@ -4058,14 +4363,113 @@ export interface operations {
             id: string;
             /** @description The last lines of the job's log */
             logsTail: string | null;
-            /** @description Training metrics: `curve` (one point per step), `last`, and the summary */
-            metrics: {
-              [key: string]: unknown;
-            } | null;
-            /** @description The job's output manifest (adapters, base model) */
-            output: {
-              [key: string]: unknown;
-            } | null;
+            /** @description Training metrics: one point per step and per validation, and the summary */
+            metrics:
+              | ({
+                  curve?: ({
+                    loss?: number | null;
+                    of?: number;
+                    reward?: number | null;
+                    rewardAccuracy?: number | null;
+                    rewardStd?: number | null;
+                    /** @description GRPO: the mean emotion its simulated conversations ended on */
+                    sentientReward?: number | null;
+                    step: number;
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                  finalLoss?: number | null;
+                  /** @description The last progress event of any stage */
+                  last?: {
+                    [key: string]: unknown;
+                  } | null;
+                  selection?: {
+                    generalised: boolean;
+                    klToParent?: number | null;
+                    maxKl?: number;
+                    reason?: string;
+                    step?: number | null;
+                    /** @description `kl_budget`, `patience`, or null: it ran its planned steps */
+                    stoppedBy?: string | null;
+                    valAccuracy?: number | null;
+                    valReward?: number | null;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  validation?: ({
+                    klToParent?: number | null;
+                    step: number;
+                    valAccuracy?: number | null;
+                    valLoss?: number | null;
+                    valMargin?: number | null;
+                    valReward?: number | null;
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
+            output:
+              | ({
+                  adapters?: ({
+                    format: string;
+                    path: string;
+                    sha256?: string;
+                  } & {
+                    [key: string]: unknown;
+                  })[];
+                  baseModel?: {
+                    name: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  /** @description Rows the run read, by source */
+                  data?: {
+                    [key: string]: number;
+                  };
+                  datasetId?: string;
+                  hyperparameters?: {
+                    [key: string]: unknown;
+                  };
+                  metrics?: {
+                    selection?: {
+                      generalised: boolean;
+                      klToParent?: number | null;
+                      maxKl?: number;
+                      reason?: string;
+                      step?: number | null;
+                      /** @description `kl_budget`, `patience`, or null: it ran its planned steps */
+                      stoppedBy?: string | null;
+                      valAccuracy?: number | null;
+                      valReward?: number | null;
+                    } & {
+                      [key: string]: unknown;
+                    };
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  /** @description The adapter it was trained from; null: a fresh adapter on the base */
+                  parent?:
+                    | ({
+                        adapter: string;
+                        sha256: string;
+                      } & {
+                        [key: string]: unknown;
+                      })
+                    | null;
+                  peakRssMb?: number;
+                  serving?: {
+                    adapterName: string;
+                    defaultCheckpointId: string;
+                  } & {
+                    [key: string]: unknown;
+                  };
+                  template?: string;
+                } & {
+                  [key: string]: unknown;
+                })
+              | null;
             /** @description Why it failed, was cancelled or skipped */
             reason: string | null;
             requestedBy: string | null;

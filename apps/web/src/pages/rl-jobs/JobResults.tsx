@@ -1,5 +1,4 @@
 import {
-  gateOf,
   lineageOf,
   lossCurve,
   populationOf,
@@ -43,7 +42,7 @@ export function JobResults({ job }: { job: RlJob }) {
   const selection = selectionOf(job);
   const lineage = lineageOf(job);
   const population = populationOf(job);
-  const gate = gateOf(job);
+  const { gate } = job;
   return (
     <>
       {lineage && (

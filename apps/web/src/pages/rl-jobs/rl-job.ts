@@ -1,11 +1,4 @@
-import {
-  type GateCheck,
-  type GateCheckName,
-  type GateReport,
-  isRlJobEnded,
-  RL_JOB_ACTIVE_STATUSES,
-  type RlJobActiveStatus,
-} from '@echoloop/vocabulary';
+import { isRlJobEnded, RL_JOB_ACTIVE_STATUSES, type RlJobActiveStatus } from '@echoloop/vocabulary';
 import type { Reply } from '../../api/client';
 import { fmt } from '../../ui/format';
 
@@ -35,50 +28,6 @@ export function reachedStage(job: RlJob): number {
   if (job.metrics) return stage('training');
   if (job.dataset) return stage('snapshotting');
   return stage('queued');
-}
-
-type LegacySide = { candidate: number | null; default: number | null; delta: number | null };
-type LegacyGate = {
-  sentient?:
-    | (LegacySide & { profiles: number; candidateEvaluationId: string; defaultEvaluationId: string })
-    | null;
-  heldout?: (LegacySide & { items: number }) | null;
-};
-
-/** A report from before the gate had intervals: its two comparisons, without one. */
-function legacyChecks(gate: LegacyGate): GateCheck[] {
-  const row = (name: GateCheckName, items: number, side: LegacySide): GateCheck => ({
-    name,
-    role: 'metric',
-    status: 'passed',
-    items,
-    ...side,
-    interval: null,
-    significance: null,
-    detail: null,
-  });
-  return [
-    ...(gate.sentient ? [row('sentient', gate.sentient.profiles, gate.sentient)] : []),
-    ...(gate.heldout ? [row('heldout_reward', gate.heldout.items, gate.heldout)] : []),
-  ];
-}
-
-/** The gate's report as the orchestrator writes it (documented as an open object). */
-export function gateOf(job: RlJob): GateReport | null {
-  const gate = job.gate as (Partial<GateReport> & LegacyGate) | null;
-  if (!gate || typeof gate.passed !== 'boolean') return null;
-  const legacy = gate.sentient
-    ? { candidate: gate.sentient.candidateEvaluationId, default: gate.sentient.defaultEvaluationId }
-    : null;
-  return {
-    passed: gate.passed,
-    better: gate.better === true,
-    level: typeof gate.level === 'number' ? gate.level : 0.95,
-    reasons: Array.isArray(gate.reasons) ? gate.reasons : [],
-    notes: Array.isArray(gate.notes) ? gate.notes : [],
-    checks: Array.isArray(gate.checks) ? gate.checks : legacyChecks(gate),
-    evaluations: gate.evaluations ?? legacy,
-  };
 }
 
 /** Rows per split of the snapshot, when the dataset is one (a skipped job keeps why instead). */

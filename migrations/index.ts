@@ -25,6 +25,7 @@ import { ReplyParentIndex1795311900000 } from './1795311900000-ReplyParentIndex'
 import { AdapterPlacements1795312000000 } from './1795312000000-AdapterPlacements';
 import { EvaluationMaxTurns1795312100000 } from './1795312100000-EvaluationMaxTurns';
 import { SimulatedUsers1795312200000 } from './1795312200000-SimulatedUsers';
+import { ExperimentPrePeriods1795312300000 } from './1795312300000-ExperimentPrePeriods';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   AdapterPlacements1795312000000,
   EvaluationMaxTurns1795312100000,
   SimulatedUsers1795312200000,
+  ExperimentPrePeriods1795312300000,
 ];

@@ -1,3 +1,4 @@
+import { assignArm } from '@echoloop/experiments';
 import { replyByRules, waitFor, type AppProcess, type FakeVllm } from '@echoloop/testing';
 import { startChatFixture, type ChatFixture } from '../chat/chat-fixture';
 import { addLoraCheckpoint, LORA_REPLY, simulateUsers, startJudgedLabeller } from './ab-fixture';
@@ -241,4 +242,71 @@ describe('A/B testing of checkpoints on live traffic', () => {
     expect(results.srm).toMatchObject({ alert: true, mismatch: true });
     expect(results.srm.pValue).toBeLessThan(0.001);
   }, 120_000);
+
+  it('users who chatted before their exposure bring a pre-period, recorded once, and the results adjust by it (CUPED)', async () => {
+    await addLoraCheckpoint(f, experimenter.token, 'cuped-lora');
+    const users = await Promise.all(Array.from({ length: 8 }, () => f.register()));
+    const say = async (user: { token: string }, contents: string[]) => {
+      const { body: conversation } = await f.http(user.token, 'POST', '/v1/conversations', {
+        characterId: f.characterId,
+      });
+      for (const [t, content] of contents.entries()) {
+        const res = await f.http(user.token, 'POST', `/v1/conversations/${conversation.id}/messages`, {
+          content,
+          clientMessageId: `${conversation.id}-${t}`,
+        });
+        expect(res.status).toBe(201);
+      }
+    };
+    // Before the experiment: each user's first turn is finished (answered by their second message).
+    for (const user of users) await say(user, ['I had an awful day', 'my boss yelled at me']);
+    const ids = users.map((u) => u.userId);
+    await waitFor(
+      async () => {
+        const [row] = (await f.db.query(
+          `SELECT count(DISTINCT user_id)::int AS users FROM reward_turns
+           WHERE user_id = ANY($1::uuid[]) AND cardinality(labelled_versions) > 0`,
+          [ids],
+        )) as { users: number }[];
+        return row?.users === users.length;
+      },
+      { timeoutMs: 90_000, what: "each user's first turn labelled before the experiment" },
+    );
+    const arms = [
+      { id: 'control', checkpointId: 'base', weight: 50, control: true },
+      { id: 'lora', checkpointId: 'cuped-lora', weight: 50 },
+    ];
+    // A seed that puts at least 3 of these users in each arm, so that both arms can be compared.
+    const split = (seed: string) => ids.filter((u) => assignArm(seed, u, arms) === 'lora').length;
+    const seed = Array.from({ length: 50 }, (_, i) => `cuped-${i}`).find((s) => [3, 4, 5].includes(split(s)));
+    const res = await f.http(experimenter.token, 'POST', '/v1/experiments', { name: 'cuped', arms, seed });
+    const id = res.body.id as string;
+    await f.http(experimenter.token, 'POST', `/v1/experiments/${id}/start`);
+    for (const user of users) await say(user, ['still thinking about it', 'thanks for listening']);
+
+    const prePeriods = await waitFor(
+      async () => {
+        const rows = (await f.db.query(
+          `SELECT user_id, values, turns FROM experiment_user_pre_periods WHERE experiment_id = $1`,
+          [id],
+        )) as { user_id: string; values: Record<string, number>; turns: number }[];
+        return rows.length === users.length && rows;
+      },
+      { timeoutMs: 90_000, what: 'every user in the experiment with a pre-period' },
+    );
+    // The pre-period is the users' own turns before exposure, all on the same default checkpoint (whichever an earlier
+    // test left: the base model, judged 0.25, or the promoted adapter, judged 1).
+    for (const row of prePeriods) {
+      expect(ids).toContain(row.user_id);
+      expect(row.turns).toBeGreaterThanOrEqual(1);
+      expect([0.25, 1]).toContain(row.values['empathy']);
+    }
+    expect(new Set(prePeriods.map((row) => row.values['empathy'])).size).toBe(1);
+    const results = (await f.http(experimenter.token, 'GET', `/v1/experiments/${id}/results`)).body;
+    const [comparison] = results.metrics.find((m: { metric: string }) => m.metric === 'empathy').comparisons;
+    expect(comparison.cuped).toMatchObject({ usersWithPrePeriod: split(seed ?? '') });
+    // Everyone's pre-period empathy was the same: nothing to take out, the adjusted difference is the raw one.
+    expect(comparison.cuped.difference).toBeCloseTo(comparison.welch.difference, 10);
+    expect(comparison.holmPValue).toBeGreaterThanOrEqual(comparison.cuped.pValue);
+  }, 240_000);
 });

@@ -40,6 +40,11 @@ export const labellerEnv = serviceEnv.extend({
   LEAVE_SWEEP_MS: positiveInt(15_000),
   /** Feedback held for a turn that never came (its reply was deleted) is dropped after this long. */
   PENDING_FEEDBACK_TTL_MS: positiveInt(7 * 24 * 3_600_000),
+  /**
+   * CUPED's pre-period: a user newly in an experiment has the mean of each metric over their turns in this window
+   * before their exposure recorded, the covariate that takes their own level out of the comparison.
+   */
+  EXPERIMENT_PRE_PERIOD_MS: positiveInt(14 * 24 * 3_600_000),
   /** Reward configuration as JSON (labels → levels, weights, sampling rates); defaults when unset. */
   REWARD_CONFIG: z.string().optional(),
   /** Partitions of chat.turn.completed.v1 handled in parallel (order holds within each). */

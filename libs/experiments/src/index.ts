@@ -18,3 +18,11 @@ export { studentTCdf, studentTQuantile, studentTTwoSidedTail } from './special/s
 export { pairedDifference, type PairedDifference } from './paired';
 export { DEFAULT_SRM_THRESHOLD, sampleRatioMismatch, type SampleRatioMismatchResult } from './srm';
 export { welchTest, type WelchResult } from './welch';
+export {
+  addPair,
+  type CovariateMoments,
+  cupedAdjust,
+  type CupedResult,
+  emptyCovariateMoments,
+} from './cuped';
+export { holmAdjust } from './holm';

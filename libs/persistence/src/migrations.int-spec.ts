@@ -19,6 +19,7 @@ const CORE_TABLES = [
   'experiment_assignments',
   'experiment_audit',
   'experiment_user_metrics',
+  'experiment_user_pre_periods',
   'experiments',
   'feedback',
   'messages',

@@ -74,7 +74,41 @@ export const experimentResults = z.object({
               ci: interval,
             })
             .nullable(),
-          sequential: z.object({ pValue: z.number().nullable(), ci: interval }).nullable(),
+          cuped: z
+            .object({
+              difference: z.number(),
+              pValue: z.number(),
+              ci: interval,
+              theta: z.number(),
+              varianceReduction: z
+                .number()
+                .describe("The share of the metric's variance its pre-period explains (1 − adjusted/raw)"),
+              usersWithPrePeriod: z.number().int(),
+            })
+            .nullable()
+            .describe(
+              "Welch on CUPED-adjusted values (each user's value minus θ times their pre-exposure value's deviation); null when no user has a pre-period",
+            ),
+          holmPValue: z
+            .number()
+            .nullable()
+            .describe(
+              "The fixed-horizon p-value (CUPED's where there is one) adjusted by Holm across every metric and treatment arm",
+            ),
+          sequential: z
+            .object({
+              pValue: z.number().nullable(),
+              adjustedPValue: z
+                .number()
+                .nullable()
+                .describe(
+                  'Holm-adjusted across the primary metric and the guardrails of every treatment arm: what the automatic decisions act on',
+                ),
+              ci: interval,
+              difference: z.number(),
+            })
+            .nullable()
+            .describe('Always valid (safe to peek); on CUPED-adjusted values when users have a pre-period'),
           probabilityToBeatControl: z.number().nullable(),
         }),
       ),

@@ -1,3 +1,4 @@
+import type { CovariateMoments } from '@echoloop/experiments';
 import {
   ExperimentArmMetricEntity,
   ExperimentAuditEntity,
@@ -36,6 +37,14 @@ export interface ExperimentAuditInput {
   actorId: string | null;
   action: string;
   details: Record<string, unknown>;
+}
+
+/** One arm's CUPED moments of one metric (see covariateMoments). */
+export interface ArmCovariateMoments extends CovariateMoments {
+  armId: string;
+  metric: string;
+  /** Users with a pre-period value of their own. */
+  withPrePeriod: number;
 }
 
 /** The users assigned to each arm of an experiment. */
@@ -101,6 +110,35 @@ export class ExperimentsRepository {
   /** The incrementally kept per-arm, per-metric moments. */
   armMetrics(experimentId: string): Promise<ExperimentArmMetricEntity[]> {
     return this.db.getRepository(ExperimentArmMetricEntity).findBy({ experimentId });
+  }
+
+  /**
+   * Per arm and metric, CUPED's moments of (pre-period value, experiment value) over the users with a value: a user
+   * without a pre-period value takes the metric's mean over those with one (an adjustment of 0). Metrics no user
+   * has a pre-period value of are absent. One row per user and metric is read in the database, never the turns.
+   */
+  async covariateMoments(experimentId: string): Promise<ArmCovariateMoments[]> {
+    const rows = (await this.db.query(
+      `WITH users AS (
+         SELECT m.arm_id, m.metric, CASE WHEN m.count > 0 THEN m.total / m.count ELSE 0 END AS y,
+           (p.values ->> m.metric)::float8 AS x
+         FROM experiment_user_metrics m
+         LEFT JOIN experiment_user_pre_periods p USING (experiment_id, user_id)
+         WHERE m.experiment_id = $1),
+       filled AS (SELECT arm_id, metric, y, x, COALESCE(x, avg(x) OVER (PARTITION BY metric)) AS xf FROM users)
+       SELECT arm_id AS "armId", metric, count(*)::int AS n, count(x)::int AS "withPrePeriod",
+         sum(xf) AS "sumX", sum(y) AS "sumY", sum(xf * xf) AS "sumXX", sum(y * y) AS "sumYY", sum(xf * y) AS "sumXY"
+       FROM filled WHERE xf IS NOT NULL GROUP BY arm_id, metric`,
+      [experimentId],
+    )) as ArmCovariateMoments[];
+    return rows.map((r) => ({
+      ...r,
+      sumX: +r.sumX,
+      sumY: +r.sumY,
+      sumXX: +r.sumXX,
+      sumYY: +r.sumYY,
+      sumXY: +r.sumXY,
+    }));
   }
 
   async saveSequentialPValues(experimentId: string, pValues: Record<string, number>): Promise<void> {

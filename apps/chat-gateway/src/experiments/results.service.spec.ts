@@ -2,7 +2,7 @@ import type { ExperimentArmMetricEntity, ExperimentEntity } from '@echoloop/pers
 import { Test } from '@nestjs/testing';
 import { PinoLogger } from 'nestjs-pino';
 import { GATEWAY_ENV } from '../env';
-import { ExperimentsRepository } from './experiments.repository';
+import { type ArmCovariateMoments, ExperimentsRepository } from './experiments.repository';
 import { ExperimentsService } from './experiments.service';
 import { ResultsService } from './results.service';
 
@@ -37,6 +37,7 @@ async function setUp(
   metrics: ExperimentArmMetricEntity[],
   running: ExperimentEntity | null = EXPERIMENT,
   env: Record<string, unknown> = {},
+  covariates: ArmCovariateMoments[] = [],
 ) {
   const repository = {
     findRunning: jest.fn(async () => running),
@@ -45,6 +46,7 @@ async function setUp(
       { arm_id: 'lora', users: 500 },
     ]),
     armMetrics: jest.fn(async () => metrics),
+    covariateMoments: jest.fn(async () => covariates),
     saveSequentialPValues: jest.fn(async () => undefined),
   };
   const experiments = {
@@ -205,6 +207,46 @@ describe('ResultsService', () => {
       }
     });
 
+    it('counts the guardrails it also watches: conclusive alone, not once Holm corrects for the family', async () => {
+      // Always-valid p 0.025 on its own (500 users an arm, variance 100, +2.2); two guardrails with no difference.
+      const composite = [metric('control', 'composite', 500, 0), metric('lora', 'composite', 500, 2.2)];
+      const alone = await setUp(composite);
+      expect((await alone.results.results('e1')).decision.verdict).toBe('promote');
+      const watched = await setUp([
+        ...composite,
+        ...['ttft_ms', 'safety_flagged'].flatMap((name) => [
+          metric('control', name, 500, 5),
+          metric('lora', name, 500, 5),
+        ]),
+      ]);
+      const result = await watched.results.results('e1');
+      const test = result.metrics.find((m) => m.metric === 'composite')?.comparisons[0]?.sequential;
+      expect(test?.pValue).toBeLessThan(0.05);
+      expect(test?.adjustedPValue).toBeCloseTo(3 * (test?.pValue ?? NaN), 12);
+      expect(result.decision).toMatchObject({
+        verdict: null,
+        reason: expect.stringMatching(
+          /^composite not conclusive yet \(always-valid p 0\.07\d+, Holm-adjusted\)$/,
+        ),
+      });
+    });
+
+    it('reports every comparison Holm-adjusted across metrics and arms, never below its own p-value', async () => {
+      const { results } = await setUp([
+        metric('control', 'composite', 500, 0),
+        metric('lora', 'composite', 500, 2.2),
+        metric('control', 'empathy', 500, 3),
+        metric('lora', 'empathy', 500, 3.5),
+      ]);
+      const comparisons = (await results.results('e1')).metrics.flatMap((m) => m.comparisons);
+      const reported = comparisons.filter((c) => c.welch);
+      expect(reported).toHaveLength(2);
+      const [a, b] = reported.map((c) => c.welch?.pValue ?? NaN).sort((x, y) => x - y);
+      const byP = (p: number) => reported.find((c) => c.welch?.pValue === p)?.holmPValue;
+      expect(byP(a ?? NaN)).toBeCloseTo(2 * (a ?? NaN), 12);
+      expect(byP(b ?? NaN)).toBeCloseTo(Math.max(2 * (a ?? NaN), b ?? NaN), 12);
+    });
+
     it('only recommends in recommend mode, and does nothing when off', async () => {
       const winning = [metric('control', 'composite', 400, 0.2), metric('lora', 'composite', 400, 4)];
       const recommend = await setUp(winning, EXPERIMENT, { EXPERIMENT_DECISIONS: 'recommend' });
@@ -244,6 +286,59 @@ describe('ResultsService', () => {
       expect((await results.results('e1')).decision.verdict).toBeNull();
       await results.review();
       expect(experiments.promote).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('CUPED', () => {
+    /** Moments of (x, y) pairs, as covariateMoments reads them. */
+    const moments = (armId: string, pairs: [number, number][], withPrePeriod = pairs.length) => ({
+      armId,
+      metric: 'composite',
+      withPrePeriod,
+      n: pairs.length,
+      sumX: pairs.reduce((t, [x]) => t + x, 0),
+      sumY: pairs.reduce((t, [, y]) => t + y, 0),
+      sumXX: pairs.reduce((t, [x]) => t + x * x, 0),
+      sumYY: pairs.reduce((t, [, y]) => t + y * y, 0),
+      sumXY: pairs.reduce((t, [x, y]) => t + x * y, 0),
+    });
+    // Each user's experiment value is their pre-period value plus a small wobble; treatment +0.1.
+    const users = (lift: number) =>
+      Array.from({ length: 200 }, (_, i): [number, number] => [i / 50, i / 50 + lift + ((i % 5) - 2) / 100]);
+    const asArm = (armId: string, pairs: [number, number][]): ExperimentArmMetricEntity => ({
+      experimentId: 'e1',
+      armId,
+      metric: 'composite',
+      users: pairs.length,
+      sum: pairs.reduce((t, [, y]) => t + y, 0),
+      sumSquares: pairs.reduce((t, [, y]) => t + y * y, 0),
+      turns: pairs.length,
+    });
+
+    it("takes the users' own level out: the lift the raw test misses is clear once adjusted, and decides", async () => {
+      const [control, lora] = [users(0), users(0.1)];
+      const { results } = await setUp([asArm('control', control), asArm('lora', lora)], EXPERIMENT, {}, [
+        moments('control', control),
+        moments('lora', lora),
+      ]);
+      const result = await results.results('e1');
+      const comparison = result.metrics.find((m) => m.metric === 'composite')?.comparisons[0];
+      expect(comparison?.welch?.pValue).toBeGreaterThan(0.05);
+      expect(comparison?.cuped).toMatchObject({ theta: expect.closeTo(1, 2), usersWithPrePeriod: 200 });
+      expect(comparison?.cuped?.difference).toBeCloseTo(0.1, 9);
+      expect(comparison?.cuped?.pValue).toBeLessThan(1e-9);
+      expect(comparison?.cuped?.varianceReduction).toBeGreaterThan(0.99);
+      expect(result.decision.verdict).toBe('promote');
+    });
+
+    it("without any user's pre-period there is no adjustment", async () => {
+      const [control, lora] = [users(0), users(0.1)];
+      const { results } = await setUp([asArm('control', control), asArm('lora', lora)], EXPERIMENT, {}, [
+        moments('control', control, 0),
+        moments('lora', lora, 0),
+      ]);
+      const result = await results.results('e1');
+      expect(result.metrics.find((m) => m.metric === 'composite')?.comparisons[0]?.cuped).toBeNull();
     });
   });
 });

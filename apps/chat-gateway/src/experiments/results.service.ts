@@ -3,41 +3,35 @@ import {
   guardrailBreached,
   meanConfidenceInterval,
   type Moments,
-  probabilityToBeatControl,
-  runningMinimum,
   sampleRatioMismatch,
-  sequentialTest,
   summarize,
   type Summary,
-  welchTest,
 } from '@echoloop/experiments';
 import type { ExperimentEntity } from '@echoloop/persistence';
 import { PeriodicWorker } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
+import {
+  ALPHA,
+  compare,
+  type Comparison,
+  cupedOf,
+  holmAcrossMetrics,
+  noComparison,
+  orNull,
+} from './comparisons';
 import type { Decision } from './decision';
 import { ExperimentsRepository } from './experiments.repository';
 import { ExperimentsService } from './experiments.service';
 
-const ALPHA = 0.05;
-
-/** The statistic, or null while an arm has too few users for it (fewer than 2). */
-function orNull<T>(compute: () => T): T | null {
-  try {
-    return compute();
-  } catch (error) {
-    if (error instanceof RangeError) return null;
-    throw error;
-  }
-}
-
 /**
- * Experiment results from the incrementally kept per-arm moments (never a scan of turns): per arm and metric the
- * users, turns, mean and confidence interval; against control a Welch test, an always-valid sequential p-value
- * and interval (safe to peek), and the Bayesian probability to beat control; a sample-ratio-mismatch check;
- * guardrails, which stop a running experiment when a treatment is significantly worse on them; and the decision of
- * the primary metric's sequential test.
+ * Experiment results from the incrementally kept per-arm moments and per-user values (never a scan of turns): per
+ * arm and metric the users, turns, mean and confidence interval; against control a Welch test, the same on CUPED
+ * adjusted values where users have a pre-period, an always-valid sequential p-value and interval (safe to peek),
+ * and the Bayesian probability to beat control, with Holm's correction across metrics and arms; a sample-ratio
+ * mismatch check; guardrails, which stop a running experiment when a treatment is significantly worse on them; and
+ * the decision of the primary metric's sequential test.
  */
 @Injectable()
 export class ResultsService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -75,12 +69,14 @@ export class ResultsService implements OnApplicationBootstrap, OnApplicationShut
       const moments: Moments = { n: row.users, sum: row.sum, sumSquares: row.sumSquares };
       return { summary: summarize(moments), turns: row.turns };
     };
+    const covariates = await this.repository.covariateMoments(id);
     const sequential: Record<string, number> = { ...experiment.sequentialPValues };
-    const guardrails: { metric: string; armId: string; breached: boolean }[] = [];
+    const armIds = experiment.arms.map((a) => a.id);
     const metrics = EXPERIMENT_METRICS.map((metric) => {
       const { name } = metric;
       const guardrail = 'guardrail' in metric ? metric.guardrail : undefined;
       const base = control ? summaryOf(control.id, name) : undefined;
+      const cuped = cupedOf(armIds, name, covariates);
       return {
         metric: name,
         guardrail: guardrail ?? null,
@@ -94,38 +90,38 @@ export class ResultsService implements OnApplicationBootstrap, OnApplicationShut
             ci: s ? orNull(() => meanConfidenceInterval(s.summary)) : null,
           };
         }),
-        comparisons: experiment.arms
-          .filter((arm) => !arm.control)
-          .map((arm) => {
-            const s = summaryOf(arm.id, name);
-            if (!s || !base)
-              return { armId: arm.id, welch: null, sequential: null, probabilityToBeatControl: null };
-            const welch = orNull(() => welchTest(base.summary, s.summary));
-            const seq = orNull(() => sequentialTest(base.summary, s.summary, { alpha: ALPHA }));
-            const key = `${name}:${arm.id}`;
-            if (seq) sequential[key] = runningMinimum(sequential[key] ?? null, seq.pValue);
-            const pValue = sequential[key] ?? null;
-            if (guardrail && seq && pValue !== null) {
-              guardrails.push({
-                metric: name,
-                armId: arm.id,
-                breached: guardrailBreached({ pValue, difference: seq.difference }, guardrail, ALPHA),
-              });
-            }
-            return {
-              armId: arm.id,
-              welch: welch && {
-                difference: welch.difference,
-                relativeDifference: welch.relativeDifference,
-                pValue: welch.pValue,
-                ci: welch.ci,
-              },
-              sequential: seq && { pValue, ci: seq.ci },
-              probabilityToBeatControl: orNull(() => probabilityToBeatControl(base.summary, s.summary)),
-            };
-          }),
+        comparisons: experiment.arms.flatMap((arm): Comparison[] => {
+          const s = summaryOf(arm.id, name);
+          if (arm.control) return [];
+          if (!s || !base || !control) return [noComparison(arm.id)];
+          return [compare(name, control.id, arm.id, base.summary, s.summary, cuped, sequential)];
+        }),
       };
     });
+    const primary = this.env.EXPERIMENT_PRIMARY_METRIC;
+    holmAcrossMetrics(
+      metrics,
+      (name) => name === primary || metrics.some((m) => m.metric === name && m.guardrail),
+    );
+    const guardrails = metrics.flatMap(({ metric, guardrail, comparisons }) =>
+      guardrail
+        ? comparisons.flatMap((c) =>
+            c.sequential?.adjustedPValue != null
+              ? [
+                  {
+                    metric,
+                    armId: c.armId,
+                    breached: guardrailBreached(
+                      { pValue: c.sequential.adjustedPValue, difference: c.sequential.difference },
+                      guardrail,
+                      ALPHA,
+                    ),
+                  },
+                ]
+              : [],
+          )
+        : [],
+    );
     await this.repository.saveSequentialPValues(id, sequential);
     const decision = this.decide(experiment, metrics);
     const observed = experiment.arms.map((a) => usersByArm.get(a.id) ?? 0);
@@ -159,10 +155,15 @@ export class ResultsService implements OnApplicationBootstrap, OnApplicationShut
     const least = this.env.EXPERIMENT_DECISION_MIN_USERS;
     if (users < least) return { ...none(`${users} of ${least} users in the smaller arm`), armId };
     const test = result?.comparisons.find((c) => c.armId === armId)?.sequential;
-    if (!test || test.pValue === null || test.pValue > ALPHA)
-      return { ...none(`${metric} not conclusive yet (always-valid p ${fixed(test?.pValue)})`), armId };
+    if (!test || test.adjustedPValue === null || test.adjustedPValue > ALPHA)
+      return {
+        ...none(
+          `${metric} not conclusive yet (always-valid p ${fixed(test?.adjustedPValue)}, Holm-adjusted)`,
+        ),
+        armId,
+      };
     const higher = test.ci[0] > 0;
-    const where = `(always-valid p ${fixed(test.pValue)}, CI [${fixed(test.ci[0])}, ${fixed(test.ci[1])}], ${users}+ users per arm)`;
+    const where = `(always-valid p ${fixed(test.adjustedPValue)} Holm-adjusted, CI [${fixed(test.ci[0])}, ${fixed(test.ci[1])}], ${users}+ users per arm)`;
     return {
       metric,
       armId,
@@ -210,7 +211,7 @@ export class ResultsService implements OnApplicationBootstrap, OnApplicationShut
 type ResultMetric = {
   metric: string;
   arms: { armId: string; users: number }[];
-  comparisons: { armId: string; sequential: { pValue: number | null; ci: [number, number] } | null }[];
+  comparisons: Pick<Comparison, 'armId' | 'sequential'>[];
 };
 
 const fixed = (value: number | null | undefined) =>

@@ -2,7 +2,7 @@ import { rewardTurnLabelledV1 } from '@echoloop/contracts';
 import { RewardTurnEntity, type TurnSignals } from '@echoloop/persistence';
 import { enqueueRows, OutboxRelay, outboxRow, type OutboxRow } from '@echoloop/platform';
 import type { RewardConfig } from '@echoloop/rewards';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { isDeepStrictEqual } from 'node:util';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -17,6 +17,9 @@ import { type FinishPlan, type FinishStep, StalePlanError } from './finish-plan'
 import type { TurnPayload } from './turn-payload';
 import { insertLabels, storedLabels, type TurnLabel } from './labels.repository';
 import { lockTurns } from './turn-locks.repository';
+import { recordPrePeriod } from './pre-period.repository';
+import type { LabellerEnv } from '../env';
+import { LABELLER_ENV } from '../tokens';
 
 /**
  * Where labels live, written for any number of turns at once, a few statements each (arrays in, `unnest` / JSON
@@ -29,6 +32,7 @@ import { lockTurns } from './turn-locks.repository';
 export class LabelStore {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    @Inject(LABELLER_ENV) private readonly env: LabellerEnv,
     private readonly relay: OutboxRelay,
   ) {}
 
@@ -232,11 +236,13 @@ export class LabelStore {
     for (const { turn } of finishing) {
       const own = byTurn.get(turn.turnId) ?? [];
       const composite = compositeOf(own, config);
-      if (turn.experimentId)
+      if (turn.experimentId) {
+        await recordPrePeriod(tx, turn, version, config, this.env.EXPERIMENT_PRE_PERIOD_MS);
         await projectTurn(tx, turn, {
           ...perTurnUpdates(experimentValues(turn, own, composite?.value ?? null)),
           ...(await userLevelUpdates(tx, turn, version)),
         });
+      }
       events.push(
         outboxRow(
           rewardTurnLabelledV1,

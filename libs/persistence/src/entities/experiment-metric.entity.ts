@@ -53,3 +53,25 @@ export class ExperimentArmMetricEntity {
   @Column({ type: 'integer', default: 0 })
   turns!: number;
 }
+
+/**
+ * One user's experiment metrics before their exposure (CUPED's covariate): the mean of each per-turn metric over
+ * their turns in the pre-period window, written once, when their first turn in the experiment is finished. Users
+ * with no turns in the window have a row with no values (so the work is never repeated).
+ */
+@Entity({ name: 'experiment_user_pre_periods' })
+export class ExperimentUserPrePeriodEntity {
+  @PrimaryColumn({ name: 'experiment_id', type: 'uuid' })
+  experimentId!: string;
+
+  @PrimaryColumn({ name: 'user_id', type: 'uuid' })
+  userId!: string;
+
+  /** Metric name to the user's pre-period value. */
+  @Column({ type: 'jsonb' })
+  values!: Record<string, number>;
+
+  /** Turns the values were computed from. */
+  @Column({ type: 'integer' })
+  turns!: number;
+}

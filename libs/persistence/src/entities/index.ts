@@ -7,7 +7,11 @@ import { CheckpointEntity } from './checkpoint.entity';
 import { EvaluationEntity, EvaluationEpisodeEntity } from './evaluation.entity';
 import { ExperimentAssignmentEntity } from './experiment-assignment.entity';
 import { ExperimentAuditEntity } from './experiment-audit.entity';
-import { ExperimentArmMetricEntity, ExperimentUserMetricEntity } from './experiment-metric.entity';
+import {
+  ExperimentArmMetricEntity,
+  ExperimentUserMetricEntity,
+  ExperimentUserPrePeriodEntity,
+} from './experiment-metric.entity';
 import { ExperimentEntity } from './experiment.entity';
 import { FeedbackEntity } from './feedback.entity';
 import { ConversationEntity } from './conversation.entity';
@@ -46,7 +50,11 @@ export { ConversationEntity, type DirectorNote } from './conversation.entity';
 export { EvaluationEntity, EvaluationEpisodeEntity, type PinnedModel } from './evaluation.entity';
 export { ExperimentAssignmentEntity } from './experiment-assignment.entity';
 export { ExperimentAuditEntity } from './experiment-audit.entity';
-export { ExperimentArmMetricEntity, ExperimentUserMetricEntity } from './experiment-metric.entity';
+export {
+  ExperimentArmMetricEntity,
+  ExperimentUserMetricEntity,
+  ExperimentUserPrePeriodEntity,
+} from './experiment-metric.entity';
 export {
   EXPERIMENT_STATUSES,
   type ExperimentArm,
@@ -93,6 +101,7 @@ export const ENTITIES = [
   ExperimentAssignmentEntity,
   ExperimentAuditEntity,
   ExperimentUserMetricEntity,
+  ExperimentUserPrePeriodEntity,
   ExperimentArmMetricEntity,
   EvaluationEntity,
   EvaluationEpisodeEntity,

@@ -16,7 +16,16 @@ export function MetricSection({ metric }: { metric: MetricResult }) {
       <div className="metric-body">
         <DataTable
           label={`${title} by arm`}
-          columns={['Arm', 'Users', 'Mean', '95% CI', 'Δ vs control [95% CI]', 'p']}
+          columns={[
+            'Arm',
+            'Users',
+            'Mean',
+            '95% CI',
+            'Δ vs control [95% CI]',
+            'p',
+            'CUPED Δ [95% CI]',
+            'p (Holm)',
+          ]}
         >
           {metric.arms.map((arm) => {
             const comparison = metric.comparisons.find((c) => c.armId === arm.armId);
@@ -34,6 +43,20 @@ export function MetricSection({ metric }: { metric: MetricResult }) {
                       : 'control'}
                 </td>
                 <td>{fmt(comparison?.welch?.pValue)}</td>
+                <td
+                  title={
+                    comparison?.cuped
+                      ? `θ ${fmt(comparison.cuped.theta)}; ${comparison.cuped.usersWithPrePeriod} users with a pre-period; variance ${fmt(100 * comparison.cuped.varianceReduction)}% lower`
+                      : undefined
+                  }
+                >
+                  {comparison?.cuped
+                    ? `${fmt(comparison.cuped.difference)} ${fmtInterval(comparison.cuped.ci)}`
+                    : comparison
+                      ? '–'
+                      : ''}
+                </td>
+                <td>{fmt(comparison?.holmPValue)}</td>
               </tr>
             );
           })}

@@ -1,4 +1,5 @@
 import { norm } from './epm';
+import { type EpmQ, epmQ } from './epm-q';
 import { type EpmRecord, relativeDistanceImprovement } from './epm-run';
 
 export interface EpmMetrics {
@@ -16,6 +17,8 @@ export interface EpmMetrics {
   meanEnergyRatio: number | null;
   /** Mean 1 − ‖P_T‖/‖P₀‖. */
   meanDistanceImprovement: number | null;
+  /** EMPA's EPM-Q (0–100 scales) over the episodes whose every turn kept the judge's levels. */
+  epmQ: EpmQ | null;
 }
 
 const mean = (values: readonly number[]) =>
@@ -40,5 +43,6 @@ export function epmMetrics(
     meanInitialDeficit: mean(records.map((r) => norm(r.state.p0))),
     meanEnergyRatio: mean(withDeficit.map((r) => r.state.energy / norm(r.state.p0))),
     meanDistanceImprovement: mean(withDeficit.map((r) => relativeDistanceImprovement(r.state) ?? 0)),
+    epmQ: epmQ(records.map((r) => r.state)),
   };
 }

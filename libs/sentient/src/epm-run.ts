@@ -1,5 +1,8 @@
 import type { ChatMessage } from '@echoloop/vocabulary';
 import {
+  type AxisRating,
+  EPM_AXES,
+  type EpmAxis,
   type EpmState,
   type EpmStep,
   epmStart,
@@ -58,7 +61,10 @@ export function advanceEpm(
   judged: { raw: string; parsed: TurnJudgeOutput },
   minTurns = EPM_MIN_TURNS,
 ): { record: EpmRecord; turn: EpmTurn } {
-  const state = epmStep(record.state, turnIncrement(judged.parsed));
+  const levels = Object.fromEntries(
+    EPM_AXES.map((axis) => [axis, { prog: judged.parsed[axis].prog, neg: judged.parsed[axis].neg }]),
+  ) as Record<EpmAxis, AxisRating>;
+  const state = epmStep(record.state, turnIncrement(judged.parsed), levels);
   const failure = epmFailure(state);
   // The first verdict stands: a run that kept going after it (SAGE's stop rule) cannot undo it.
   const verdict: EpmVerdict =

@@ -96,7 +96,7 @@ describe('epmStep: worked example', () => {
   });
 });
 
-const run = (p0: Vec3, steps: Vec3[]) => steps.reduce(epmStep, epmStart(p0));
+const run = (p0: Vec3, steps: Vec3[]) => steps.reduce((state, v) => epmStep(state, v), epmStart(p0));
 const repeat = (v: Vec3, n: number) => Array.from({ length: n }, () => v);
 const P0 = { C: -6, A: -8, P: 0 };
 

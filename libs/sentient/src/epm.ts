@@ -86,6 +86,8 @@ export interface EpmStep {
   energy: number;
   /** P_t · v*₀. */
   projection: number;
+  /** The judge's Prog and Neg levels v_t came from (absent from steps recorded before EPM-Q). */
+  levels?: Record<EpmAxis, AxisRating>;
 }
 
 export interface EpmState {
@@ -101,8 +103,8 @@ export function epmStart(p0: Vec3): EpmState {
   return { p0, ideal: normalize({ C: -p0.C, A: -p0.A, P: -p0.P }), position: p0, energy: 0, steps: [] };
 }
 
-/** Applies one turn's increment; returns a new state. */
-export function epmStep(state: EpmState, v: Vec3): EpmState {
+/** Applies one turn's increment (with the judge's levels it came from, when known); returns a new state. */
+export function epmStep(state: EpmState, v: Vec3, levels?: Record<EpmAxis, AxisRating>): EpmState {
   const position = add(state.position, v);
   const length = norm(v);
   const alignment = length === 0 ? 0 : dot(v, state.ideal) / length;
@@ -117,6 +119,7 @@ export function epmStep(state: EpmState, v: Vec3): EpmState {
     deltaE,
     energy,
     projection: dot(position, state.ideal),
+    ...(levels && { levels }),
   };
   return { ...state, position, energy, steps: [...state.steps, step] };
 }

@@ -28,6 +28,7 @@ export {
   turnJudgeOutputSchema,
 } from './epm-judge';
 export { type EpmMetrics, epmMetrics } from './epm-metrics';
+export { type EpmQ, epmQ, epmQIndices, type EpmQIndices } from './epm-q';
 export { type EpmFailure, epmFailure, epmSuccess, type EpmSuccessOptions } from './epm-verdict';
 export {
   type EpisodeDeps,

@@ -74,6 +74,30 @@ const epmMetrics = z.object({
   meanInitialDeficit: z.number().nullable(),
   meanEnergyRatio: z.number().nullable(),
   meanDistanceImprovement: z.number().nullable(),
+  epmQ: z
+    .object({
+      episodes: z.number().int(),
+      index: z.number(),
+      outcome: z.number(),
+      efficiency: z.number(),
+      stability: z.number(),
+      indices: z.object({
+        rdi: z.number(),
+        eTotal: z.number(),
+        sNet: z.number(),
+        rho: z.number(),
+        sProj: z.number(),
+        tau: z.number(),
+        rPos: z.number(),
+        align: z.number(),
+        pen: z.number(),
+      }),
+    })
+    .nullable()
+    .optional()
+    .describe(
+      "EMPA's EPM-Q, 0–100: 0.4·outcome (distance improvement, energy, net score) + 0.2·efficiency (energy per turn, projection, path straightness) + 0.4·stability (positive share, alignment, penalty)",
+    ),
 });
 
 /** An evaluation's report: its figures and the episodes finished so far. */

@@ -141,6 +141,7 @@ function epmView(metrics: EpmMetrics | undefined, episodes: readonly EpisodeResu
       { label: 'mean initial deficit ‖P₀‖', value: fixed(metrics.meanInitialDeficit) },
       { label: 'mean energy E / ‖P₀‖', value: fixed(metrics.meanEnergyRatio) },
       { label: 'mean distance closed 1 − ‖P_T‖/‖P₀‖', value: fixed(metrics.meanDistanceImprovement) },
+      ...epmQRows(metrics.epmQ),
     ],
     rows: episodes.flatMap((e) => {
       if (!e.epm) return [];
@@ -197,4 +198,25 @@ function reportView(report: EvaluationReport, episodes: readonly EpisodeResult[]
       endReason: e.endReason,
     })),
   };
+}
+
+/** EPM-Q's index, its three dimensions and nine indices (0–100), when any episode kept its judge's levels. */
+function epmQRows(q: EpmMetrics['epmQ']): { label: string; value: string }[] {
+  if (!q) return [{ label: 'EPM-Q', value: 'n/a (no episode kept its judge levels)' }];
+  const { indices: i } = q;
+  return [
+    { label: `EPM-Q index (${q.episodes} episodes)`, value: fixed(q.index, 1) },
+    {
+      label: 'EPM-Q outcome: RDI, E_tot, S_net',
+      value: `${fixed(q.outcome, 1)} (${[i.rdi, i.eTotal, i.sNet].map((v) => fixed(v, 1)).join(', ')})`,
+    },
+    {
+      label: 'EPM-Q efficiency: ρ, S_proj, τ',
+      value: `${fixed(q.efficiency, 1)} (${[i.rho, i.sProj, i.tau].map((v) => fixed(v, 1)).join(', ')})`,
+    },
+    {
+      label: 'EPM-Q stability: R_pos, Align, Pen',
+      value: `${fixed(q.stability, 1)} (${[i.rPos, i.align, i.pen].map((v) => fixed(v, 1)).join(', ')})`,
+    },
+  ];
 }

@@ -59,6 +59,12 @@ export function metricRows({ a, b }: Comparison): MetricRow[] {
         b: b.epm?.meanEnergyRatio ?? null,
         kind: 'number',
       },
+      {
+        label: 'EPM-Q index (0–100)',
+        a: a.epm?.epmQ?.index ?? null,
+        b: b.epm?.epmQ?.index ?? null,
+        kind: 'number',
+      },
     );
   }
   const needs = [

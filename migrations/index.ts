@@ -26,6 +26,7 @@ import { AdapterPlacements1795312000000 } from './1795312000000-AdapterPlacement
 import { EvaluationMaxTurns1795312100000 } from './1795312100000-EvaluationMaxTurns';
 import { SimulatedUsers1795312200000 } from './1795312200000-SimulatedUsers';
 import { ExperimentPrePeriods1795312300000 } from './1795312300000-ExperimentPrePeriods';
+import { RewardTurnsByUser1795312400000 } from './1795312400000-RewardTurnsByUser';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   EvaluationMaxTurns1795312100000,
   SimulatedUsers1795312200000,
   ExperimentPrePeriods1795312300000,
+  RewardTurnsByUser1795312400000,
 ];

@@ -1,4 +1,10 @@
-import { chatFeedbackV1, chatFeedbackV2, createEvent, TOPICS } from '@echoloop/contracts';
+import {
+  chatFeedbackV1,
+  chatFeedbackV2,
+  chatTurnCompletedV1,
+  createEvent,
+  TOPICS,
+} from '@echoloop/contracts';
 import { exportDataset } from '@echoloop/datasets';
 import { findOnTopic, testKafka, waitFor } from '@echoloop/testing';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -23,7 +29,8 @@ describe('feedback in the reward labeller: what it means, and whenever it comes'
 
   beforeAll(async () => {
     // Judges that answer slowly on purpose (below) are waited for.
-    f = await startLabellerFixture({ JUDGE_TIMEOUT_MS: '15000' });
+    // A new conversation is a return however soon it comes (the gap's default is 30 min).
+    f = await startLabellerFixture({ JUDGE_TIMEOUT_MS: '15000', RETURN_MIN_GAP_MS: '1' });
     const [{ id }] = (await f.db.query(
       `INSERT INTO experiments (name, status, seed, arms) VALUES ('feedback', 'running', 's', '[]') RETURNING id`,
     )) as [{ id: string }];
@@ -295,5 +302,57 @@ describe('feedback in the reward labeller: what it means, and whenever it comes'
       (await f.labels(turnId)).find((l) => l.component === 'live_emotion')?.status;
     expect(await emotion(first.turnId)).toBe('labelled');
     expect(await emotion(second.turnId)).toBe('skipped');
+  });
+
+  it('coming back credits the end of the previous conversation, once, late, through a redelivery', async () => {
+    const before = await f.conversation();
+    const answered = await before.turn('I finally told my sister', 'How did she take it?');
+    const last = await before.turn('she hugged me', 'That must have felt like a weight lifting.');
+    await before.publish(answered, last);
+    // Both finished first: the one answered, the last one left (no next message within LEAVE_AFTER_MS).
+    await waitFinished(f, answered.turnId);
+    await waitFinished(f, last.turnId);
+    const [answeredBefore, lastBefore] = [await implicit(answered.turnId), await implicit(last.turnId)];
+
+    const back = await f.conversation(before.userId);
+    const hello = await back.turn('hi, I am back', 'Welcome back! How are things with your sister?');
+    const event = createEvent(chatTurnCompletedV1, hello, 'test');
+    await f.publisher.publish(chatTurnCompletedV1, event, back.id);
+    await f.publisher.publish(chatTurnCompletedV1, event, back.id); // redelivered
+
+    // The implicit reward of each credited turn moves by the return's term (0.4, the mean of its terms).
+    await waitFor(async () => (await implicit(last.turnId)) !== lastBefore, { what: 'the return credited' });
+    expect(await signals(last.turnId)).toMatchObject({ returned: true });
+    expect(await signals(answered.turnId)).toMatchObject({ returned: true });
+    expect(await implicit(last.turnId)).toBeCloseTo(((lastBefore ?? NaN) + 0.4) / 2, 10);
+    await waitFor(async () => (await implicit(answered.turnId)) !== answeredBefore, {
+      what: 'the earlier turn credited',
+    });
+    const announced = await findOnTopic(
+      testKafka('return-it'),
+      TOPICS.rewardTurnLabelled,
+      (m) => String(m.key) === before.id && JSON.parse(String(m.value)).payload.turnId === last.turnId,
+      2,
+    );
+    // Once: finished, then revised by the return; the redelivery and the new conversation's own turns change nothing.
+    const next = await back.turn('things are good', 'I am glad.');
+    await back.publish(next);
+    await waitFinished(f, hello.turnId);
+    const again = await findOnTopic(
+      testKafka('return-it-2'),
+      TOPICS.rewardTurnLabelled,
+      (m) => JSON.parse(String(m.value)).payload.turnId === hello.turnId,
+    );
+    expect(again).toHaveLength(1);
+    const revisions = await findOnTopic(
+      testKafka('return-it-3'),
+      TOPICS.rewardTurnLabelled,
+      (m) => JSON.parse(String(m.value)).payload.turnId === last.turnId,
+      2,
+    );
+    expect(revisions).toHaveLength(announced.length);
+    expect(revisions).toHaveLength(2);
+    expect(await implicit(hello.turnId)).not.toBeNull();
+    expect((await signals(hello.turnId)).returned).toBeUndefined();
   });
 });

@@ -114,8 +114,12 @@ export async function startLabellerFixture(extraEnv: Record<string, string> = {}
     groupId,
     env,
     async conversation(fixedId) {
+      // A given id may be a user of an earlier conversation: their next conversation.
       const [{ id: userId }] = (await db.query(
-        `INSERT INTO users (id, email, display_name) VALUES (COALESCE($2::uuid, gen_random_uuid()), $1, 'Sam') RETURNING id`,
+        `WITH made AS (
+           INSERT INTO users (id, email, display_name) VALUES (COALESCE($2::uuid, gen_random_uuid()), $1, 'Sam')
+           ON CONFLICT (id) DO NOTHING RETURNING id)
+         SELECT id FROM made UNION ALL SELECT id FROM users WHERE id = $2::uuid LIMIT 1`,
         [`${uniqueName('user')}@example.com`, fixedId ?? null],
       )) as [{ id: string }];
       const [{ id }] = (await db.query(

@@ -38,6 +38,14 @@ export const labellerEnv = serviceEnv.extend({
   /** A turn with no next user message after this long counts as the user having left. */
   LEAVE_AFTER_MS: positiveInt(30 * 60_000),
   LEAVE_SWEEP_MS: positiveInt(15_000),
+  /**
+   * Coming back is in the reward: a user's turn in another conversation at least RETURN_MIN_GAP_MS (a new session)
+   * and at most RETURN_WINDOW_MS after their previous turn credits the last RETURN_CREDIT_TURNS turns of that
+   * previous conversation, once (their implicit reward, revised if already finished).
+   */
+  RETURN_MIN_GAP_MS: positiveInt(30 * 60_000),
+  RETURN_WINDOW_MS: positiveInt(7 * 24 * 3_600_000),
+  RETURN_CREDIT_TURNS: positiveInt(3),
   /** Feedback held for a turn that never came (its reply was deleted) is dropped after this long. */
   PENDING_FEEDBACK_TTL_MS: positiveInt(7 * 24 * 3_600_000),
   /**

@@ -9,6 +9,7 @@ const none: ImplicitSignals = {
   nextMessageLatencyMs: null,
   nextMessageChars: null,
   continued: null,
+  returned: false,
 };
 const reward = (signals: Partial<ImplicitSignals>) => implicitReward({ ...none, ...signals });
 
@@ -39,6 +40,7 @@ describe('implicitReward', () => {
     expect(reward({ edited: true })).toBe(-0.2);
     expect(reward({ continued: true })).toBe(0.2);
     expect(reward({ continued: false })).toBe(-0.2);
+    expect(reward({ returned: true })).toBe(0.4);
     expect(reward({ nextMessageLatencyMs: 20_000, nextMessageChars: 150 })).toBe(0.1);
   });
 

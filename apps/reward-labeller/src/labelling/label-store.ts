@@ -130,6 +130,46 @@ export class LabelStore {
     return new Map(rows.map((r) => [r.conversation_id, r.emotion_score]));
   }
 
+  /**
+   * The turns the arriving ones credit with the user's return: for each arriving turn whose user's previous turn
+   * is in another conversation, between `minGapMs` and `windowMs` before it, the last `turns` turns of that
+   * conversation not credited yet.
+   */
+  async returnCredits(
+    arriving: readonly TurnPayload[],
+    { minGapMs, windowMs, turns }: { minGapMs: number; windowMs: number; turns: number },
+  ): Promise<string[]> {
+    if (arriving.length === 0) return [];
+    const rows = (await this.db.query(
+      `WITH arriving AS (
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[])
+           AS a(turn_id, user_id, conversation_id, at)),
+       previous AS (
+         SELECT DISTINCT ON (a.turn_id) a.conversation_id AS arriving_in, a.at, p.conversation_id, p.replied_at
+         FROM arriving a
+         JOIN reward_turns p ON p.user_id = a.user_id AND p.replied_at < a.at AND p.turn_id <> a.turn_id
+         ORDER BY a.turn_id, p.replied_at DESC)
+       SELECT DISTINCT c.turn_id FROM previous pr
+       CROSS JOIN LATERAL (
+         SELECT turn_id, signals FROM reward_turns
+         WHERE conversation_id = pr.conversation_id ORDER BY replied_at DESC LIMIT $7) c
+       WHERE pr.conversation_id <> pr.arriving_in
+         AND pr.at - pr.replied_at >= make_interval(secs => $5::float8 / 1000)
+         AND pr.at - pr.replied_at <= make_interval(secs => $6::float8 / 1000)
+         AND NOT (c.signals ? 'returned')`,
+      [
+        arriving.map((t) => t.turnId),
+        arriving.map((t) => t.userId),
+        arriving.map((t) => t.conversationId),
+        arriving.map((t) => t.userMessage.createdAt),
+        minGapMs,
+        windowMs,
+        turns,
+      ],
+    )) as { turn_id: string }[];
+    return rows.map((r) => r.turn_id);
+  }
+
   /** Turns with no next user message since `cutoff`, not finished by this version: the user left. */
   abandoned(version: string, cutoff: Date, limit: number): Promise<RewardTurnEntity[]> {
     return this.db

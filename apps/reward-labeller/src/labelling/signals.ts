@@ -14,6 +14,7 @@ export function implicitSignals(stored: TurnSignals, repliedAt: Date, ended: boo
     nextMessageLatencyMs: next ? Math.max(0, Date.parse(next.createdAt) - repliedAt.getTime()) : null,
     nextMessageChars: next ? next.content.length : null,
     continued: next ? true : ended ? false : null,
+    returned: stored.returned === true,
   };
 }
 

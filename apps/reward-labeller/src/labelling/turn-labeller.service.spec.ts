@@ -79,6 +79,12 @@ class MemoryLabelStore {
       .map((t) => ({ ...t }));
   }
 
+  /** The turns a return credits: set by a test (the rule itself is SQL, tested on PostgreSQL). */
+  credits: string[] = [];
+  async returnCredits(): Promise<string[]> {
+    return this.credits;
+  }
+
   async emotionScores(conversationIds: readonly string[]): Promise<Map<string, number>> {
     return new Map([...this.scores].filter(([id]) => conversationIds.includes(id)));
   }
@@ -145,6 +151,7 @@ async function setUp(onJudge: (component: string) => void = () => undefined) {
   const store = new MemoryLabelStore();
   const judgeCalls: string[] = [];
   const counted: { labels: Record<string, string>; by: number }[] = [];
+  const feedback = { applyFeedback: jest.fn(async () => 'stored' as const) };
   const runner = {
     model: 'judge',
     judge: async <T>(call: JudgeCall<T>) => {
@@ -162,8 +169,8 @@ async function setUp(onJudge: (component: string) => void = () => undefined) {
       ComponentJudges,
       { provide: JudgeRunner, useValue: runner },
       { provide: LabelStore, useValue: store },
-      { provide: FeedbackStore, useValue: {} },
-      { provide: LABELLER_ENV, useValue: { LABELLER_VERSION: VERSION } },
+      { provide: FeedbackStore, useValue: feedback },
+      { provide: LABELLER_ENV, useValue: { LABELLER_VERSION: VERSION, RETURN_CREDIT_TURNS: 3 } },
       {
         provide: MetricsService,
         useValue: {
@@ -174,7 +181,7 @@ async function setUp(onJudge: (component: string) => void = () => undefined) {
       },
     ],
   }).compile();
-  return { labeller: module.get(TurnLabeller), store, judgeCalls, counted };
+  return { labeller: module.get(TurnLabeller), store, judgeCalls, counted, feedback };
 }
 
 const components = (store: MemoryLabelStore, turnId: string) =>

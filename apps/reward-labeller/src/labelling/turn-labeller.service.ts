@@ -33,6 +33,7 @@ import { implicitSignals } from './signals';
 export class TurnLabeller {
   readonly version: string;
   readonly config: RewardConfig;
+  private readonly returns: { minGapMs: number; windowMs: number; turns: number };
   private readonly labels: Counter<'component' | 'status'>;
 
   constructor(
@@ -43,6 +44,11 @@ export class TurnLabeller {
     metrics: MetricsService,
   ) {
     this.version = env.LABELLER_VERSION;
+    this.returns = {
+      minGapMs: env.RETURN_MIN_GAP_MS,
+      windowMs: env.RETURN_WINDOW_MS,
+      turns: env.RETURN_CREDIT_TURNS,
+    };
     this.config = env.REWARD_CONFIG
       ? parseRewardConfig(JSON.parse(env.REWARD_CONFIG))
       : DEFAULT_REWARD_CONFIG;
@@ -63,6 +69,7 @@ export class TurnLabeller {
     const recorded = turns.filter((t) => stored.has(t.turnId));
     if (recorded.length === 0) return;
     await this.store.markRegenerated(newestPerUserMessage(recorded));
+    await this.creditReturns(recorded);
     // The judges of the new replies and the live emotion of the turns they answer, side by side; the replies'
     // labels are stored first, since finishing a turn of this batch reads them.
     const [replies, plan] = await Promise.all([this.judgeReplies(recorded), this.planFinishes(recorded)]);
@@ -112,6 +119,15 @@ export class TurnLabeller {
     } else if (turn.repliedAt < leftBefore) {
       await this.onLeft([turn]);
     }
+  }
+
+  /**
+   * A user back in a new conversation within the return window credits the end of their previous one, through the
+   * feedback path: merged under the turn's lock, a finished turn revised and announced again, a repeat a no-op.
+   */
+  private async creditReturns(turns: readonly TurnPayload[]): Promise<void> {
+    for (const turnId of await this.store.returnCredits(turns, this.returns))
+      await this.onFeedback(turnId, { returned: true });
   }
 
   /** Feedback on a turn, at any time: see FeedbackStore.applyFeedback. */

@@ -16,6 +16,8 @@ export interface TurnSignals {
    * from it.
    */
   kept?: boolean;
+  /** The user came back within the return window after this turn ended a conversation (credited once, late). */
+  returned?: boolean;
 }
 
 /** A completed turn as the reward labeller received it, with what arrives later; the unit every label hangs on. */
@@ -25,6 +27,8 @@ export interface TurnSignals {
 @Index('reward_turns_user_message', ['userMessageId'])
 // The leave sweep reads only turns still waiting for a next message: one per conversation, not one per turn.
 @Index('reward_turns_waiting', ['repliedAt'], { where: `NOT (signals ? 'nextUserMessage')` })
+// A returning user's previous turn, and the experiment pre-period's turns, are found by user.
+@Index('reward_turns_user_replied', ['userId', 'repliedAt'])
 export class RewardTurnEntity {
   /** The reply's message id (the event's turnId). */
   @PrimaryColumn({ name: 'turn_id', type: 'uuid' })

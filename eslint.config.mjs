@@ -9,6 +9,21 @@ const OUTBOX_WRITER_ONLY = {
     'TemplateElement[value.raw=/INSERT\\s+INTO\\s+outbox\\b/i], Literal[value=/INSERT\\s+INTO\\s+outbox\\b/i]',
   message: 'Outbox rows are written by the outbox writer (enqueueEvent, enqueueRows, OUTBOX_INSERT) only.',
 };
+/**
+ * One labelling path: reward labels are inserted by the one writer (labels.repository.ts), and a turn is finished
+ * (claimed for a labeller version) by LabelStore.finish only, for plans of any size.
+ */
+const sqlSelector = (pattern) => `TemplateElement[value.raw=${pattern}], Literal[value=${pattern}]`;
+const LABELS_WRITER_ONLY = {
+  selector: sqlSelector('/INSERT\\s+INTO\\s+reward_labels\\b/i'),
+  message: 'Reward labels are written by insertLabels (labelling/labels.repository.ts) only.',
+};
+const ONE_FINISH = {
+  selector: sqlSelector('/labelled_versions\\s*=\\s*array_append/i'),
+  message:
+    'A turn is finished by LabelStore.finish (labelling/label-store.ts) only, for any number of turns.',
+};
+const ONE_LABELLING_PATH = [LABELS_WRITER_ONLY, ONE_FINISH];
 /** Periodic work runs on PeriodicWorker (or `every` for a beat), and retries wait as Backoff says. */
 const ONE_LOOP = [
   {
@@ -134,7 +149,7 @@ export default tseslint.config(
   {
     files: ['**/*.ts', '**/*.tsx'],
     ignores: TESTS,
-    rules: { 'no-restricted-syntax': ['error', OUTBOX_WRITER_ONLY, ...ONE_LOOP] },
+    rules: { 'no-restricted-syntax': ['error', OUTBOX_WRITER_ONLY, ...ONE_LOOP, ...ONE_LABELLING_PATH] },
   },
   {
     // An injected entity repository is for reading and writing its own rows; raw SQL, query builders and its
@@ -154,6 +169,7 @@ export default tseslint.config(
         },
         OUTBOX_WRITER_ONLY,
         ...ONE_LOOP,
+        ...ONE_LABELLING_PATH,
       ],
     },
   },
@@ -161,11 +177,19 @@ export default tseslint.config(
     // Where the one loop and backoff live, and code that cannot use them (the browser app, the test harness).
     files: ['libs/platform/src/scheduling/**', 'apps/web/**', 'libs/testing/**'],
     ignores: TESTS,
-    rules: { 'no-restricted-syntax': ['error', OUTBOX_WRITER_ONLY] },
+    rules: { 'no-restricted-syntax': ['error', OUTBOX_WRITER_ONLY, ...ONE_LABELLING_PATH] },
   },
   {
     files: ['libs/platform/src/outbox/outbox-writer.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...ONE_LOOP] },
+    rules: { 'no-restricted-syntax': ['error', ...ONE_LOOP, ...ONE_LABELLING_PATH] },
+  },
+  {
+    files: ['apps/reward-labeller/src/labelling/labels.repository.ts'],
+    rules: { 'no-restricted-syntax': ['error', OUTBOX_WRITER_ONLY, ...ONE_LOOP, ONE_FINISH] },
+  },
+  {
+    files: ['apps/reward-labeller/src/labelling/label-store.ts'],
+    rules: { 'no-restricted-syntax': ['error', OUTBOX_WRITER_ONLY, ...ONE_LOOP, LABELS_WRITER_ONLY] },
   },
   {
     // Short files with one purpose: a production source file over 350 lines is split by what its parts serve.

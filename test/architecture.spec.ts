@@ -129,6 +129,20 @@ describe('architecture', () => {
     expect(messages('libs/platform/src/outbox/outbox-writer.ts')).toEqual([]);
   }, 60_000);
 
+  it('lint fails when a label is written past the one writer, or a turn finished past LabelStore.finish', () => {
+    const source = [
+      'type Db = { query(sql: string): unknown };',
+      "export const label = (db: Db) => db.query(`INSERT INTO reward_labels (turn_id) VALUES ('t')`);",
+      "export const finish = (db: Db) => db.query(`UPDATE reward_turns SET labelled_versions = array_append(labelled_versions, 'v')`);",
+      '',
+    ].join('\n');
+    const messages = (file: string) => restrictedSyntax(file, source).sort();
+    expect(messages('apps/reward-labeller/src/labelling/backfill.repository.ts')).toEqual(['A', 'Reward']);
+    expect(messages('libs/persistence/src/x.ts')).toEqual(['A', 'Reward']);
+    expect(messages('apps/reward-labeller/src/labelling/labels.repository.ts')).toEqual(['A']);
+    expect(messages('apps/reward-labeller/src/labelling/label-store.ts')).toEqual(['Reward']);
+  }, 60_000);
+
   it('lint fails on a hand-made periodic loop or retry backoff, outside the one scheduler', () => {
     const source = [
       'export const poll = (run: () => void) => setInterval(run, 1_000);',

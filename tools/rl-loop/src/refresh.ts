@@ -1,10 +1,12 @@
-import { isRlJobEnded } from '@echoloop/vocabulary';
+import { ServiceClient } from '@echoloop/platform';
 import { waitFor } from '@echoloop/testing';
-import { call } from './http';
+import { isRlJobEnded, type RlJobDetail as RlJob, type RlOrchestratorPaths } from '@echoloop/vocabulary';
 import type { LoopConfig } from './config';
 import { say, seconds } from './output';
-import type { RlJobDetail as RlJob, RlJobSummary, RlTriggers } from '@echoloop/vocabulary';
 import type { StageRunner } from './stages';
+
+/** The orchestrator's API, typed by its OpenAPI document. */
+type Orchestrator = ServiceClient<RlOrchestratorPaths>;
 
 /** The gate's checks, one line each: candidate vs default, the paired difference and its interval. */
 export function gateLines(gate: NonNullable<RlJob['gate']>): string[] {
@@ -30,9 +32,12 @@ export async function followRefresh(
   stages: StageRunner,
   generation: { index: number; previousJob: string | undefined },
 ): Promise<RlJob> {
-  const rl = <T>(method: string, route: string, body?: unknown) =>
-    call<T>(orchestrator, method, route, { key, ...(body !== undefined && { body }) });
-  const latest = async () => (await rl<{ items: RlJobSummary[] }>('GET', '/v1/rl/jobs?limit=1')).items[0];
+  const rl: Orchestrator = new ServiceClient('rl-orchestrator', {
+    baseUrl: orchestrator,
+    apiKey: key,
+    timeoutMs: 60_000,
+  });
+  const latest = async () => (await rl.call('get', '/v1/rl/jobs', { query: { limit: 1 } })).items[0];
 
   // Give the threshold poller two rounds to see the last labels.
   const triggered = await waitFor(
@@ -47,19 +52,21 @@ export async function followRefresh(
   ).catch(() => undefined);
   let id = triggered?.id;
   if (!id) {
-    const { newData, thresholds } = await rl<RlTriggers>('GET', '/v1/rl/triggers');
+    const { newData, thresholds } = await rl.call('get', '/v1/rl/triggers');
     say(
       'refresh',
       `threshold NOT reached: ${newData.pairs} new preference pairs < ${thresholds.pairs}; triggering by hand`,
     );
-    const job = await rl<RlJob>('POST', '/v1/rl/jobs', {
-      note: `rl-loop generation ${generation.index}: threshold not reached (${newData.pairs} pairs)`,
-      hyperparameters: { maxSteps: config.steps, seed: generation.index },
+    const job = await rl.call('post', '/v1/rl/jobs', {
+      body: {
+        note: `rl-loop generation ${generation.index}: threshold not reached (${newData.pairs} pairs)`,
+        hyperparameters: { maxSteps: config.steps, seed: generation.index },
+      },
     });
     id = job.id;
     say('refresh', `started by hand: job ${id}`);
   }
-  const { decisions } = await rl<RlTriggers>('GET', '/v1/rl/triggers');
+  const { decisions } = await rl.call('get', '/v1/rl/triggers');
   const decision = decisions.find((d) => d.jobId === id && d.decision === 'started');
   say('refresh', `trigger: ${decision?.trigger ?? '?'} (${decision?.reason ?? 'no decision recorded'})`);
 
@@ -86,16 +93,12 @@ export async function followRefresh(
 }
 
 /** Follows one job from status to status, its training curve as it grows, until it ends; returns it as it ended. */
-export async function followJob(
-  rl: <T>(method: string, route: string, body?: unknown) => Promise<T>,
-  id: string,
-  stages: StageRunner,
-): Promise<RlJob> {
+export async function followJob(rl: Orchestrator, id: string, stages: StageRunner): Promise<RlJob> {
   let status = '';
   let shown = 0;
   const job = await waitFor(
     async () => {
-      const current = await rl<RlJob>('GET', `/v1/rl/jobs/${id}`);
+      const current: RlJob = await rl.call('get', '/v1/rl/jobs/{id}', { path: { id } });
       if (current.status !== status) {
         status = current.status;
         const since = seconds(Date.now() - Date.parse(current.createdAt));

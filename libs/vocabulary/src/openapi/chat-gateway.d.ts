@@ -2531,6 +2531,25 @@ export interface operations {
               /** @description EMPA's C/A/P figures, when a judge rated the episodes */
               epm?: {
                 count: number;
+                /** @description EMPA's EPM-Q, 0–100: 0.4·outcome (distance improvement, energy, net score) + 0.2·efficiency (energy per turn, projection, path straightness) + 0.4·stability (positive share, alignment, penalty) */
+                epmQ?: {
+                  efficiency: number;
+                  episodes: number;
+                  index: number;
+                  indices: {
+                    align: number;
+                    eTotal: number;
+                    pen: number;
+                    rdi: number;
+                    rho: number;
+                    rPos: number;
+                    sNet: number;
+                    sProj: number;
+                    tau: number;
+                  };
+                  outcome: number;
+                  stability: number;
+                } | null;
                 failureRate: number | null;
                 failures: number;
                 meanDistanceImprovement: number | null;
@@ -2654,6 +2673,25 @@ export interface operations {
               /** @description EMPA's C/A/P figures, when a judge rated the episodes */
               epm?: {
                 count: number;
+                /** @description EMPA's EPM-Q, 0–100: 0.4·outcome (distance improvement, energy, net score) + 0.2·efficiency (energy per turn, projection, path straightness) + 0.4·stability (positive share, alignment, penalty) */
+                epmQ?: {
+                  efficiency: number;
+                  episodes: number;
+                  index: number;
+                  indices: {
+                    align: number;
+                    eTotal: number;
+                    pen: number;
+                    rdi: number;
+                    rho: number;
+                    rPos: number;
+                    sNet: number;
+                    sProj: number;
+                    tau: number;
+                  };
+                  outcome: number;
+                  stability: number;
+                } | null;
                 failureRate: number | null;
                 failures: number;
                 meanDistanceImprovement: number | null;
@@ -2714,6 +2752,25 @@ export interface operations {
               /** @description EMPA's C/A/P figures, when a judge rated the episodes */
               epm?: {
                 count: number;
+                /** @description EMPA's EPM-Q, 0–100: 0.4·outcome (distance improvement, energy, net score) + 0.2·efficiency (energy per turn, projection, path straightness) + 0.4·stability (positive share, alignment, penalty) */
+                epmQ?: {
+                  efficiency: number;
+                  episodes: number;
+                  index: number;
+                  indices: {
+                    align: number;
+                    eTotal: number;
+                    pen: number;
+                    rdi: number;
+                    rho: number;
+                    rPos: number;
+                    sNet: number;
+                    sProj: number;
+                    tau: number;
+                  };
+                  outcome: number;
+                  stability: number;
+                } | null;
                 failureRate: number | null;
                 failures: number;
                 meanDistanceImprovement: number | null;

@@ -6,7 +6,8 @@
 # Usage: model.sh install|up|down|status|blank-adapter DIR
 # Env: MODEL_PORT (18000), MODEL_HOST (127.0.0.1), MODEL_NAME (smollm2-135m-instruct), MODEL_MAX_LORAS (2, adapters
 #      in one batch; vLLM registers any number), MODEL_MAX_LORA_RANK (16), MODEL_KV_CACHE_GIB (1), MODEL_DTYPE
-#      (bfloat16 where the CPU has it natively, else float32).
+#      (bfloat16 where the CPU has it natively, else float32), MODEL_CONTEXT_SIZE (2048 tokens; the model takes up
+#      to 8192, which the EPM run's simulator prompts need).
 set -euo pipefail
 STACK_COMPONENT=model
 # shellcheck source=lib.sh
@@ -27,6 +28,7 @@ STOP_TIMEOUT=20
 : "${MODEL_MAX_LORAS:=2}"
 : "${MODEL_MAX_LORA_RANK:=16}"
 : "${MODEL_KV_CACHE_GIB:=1}"
+: "${MODEL_CONTEXT_SIZE:=2048}"
 # bfloat16 only where the CPU computes it natively (AVX-512 BF16 or AMX). Elsewhere vLLM emulates it: on this
 # project's 2-core AVX2 machines a 1,200-token prompt took 32 s to a first token in bfloat16 and 7 s in float32
 # (0.6 s against 2.1 s with its prefix cached); decoding is a little slower in float32 (9 against 12 tokens/s).
@@ -82,7 +84,7 @@ cmd_up() {
     start_detached model env VLLM_ALLOW_RUNTIME_LORA_UPDATING=True VLLM_CPU_KVCACHE_SPACE="$MODEL_KV_CACHE_GIB" \
       HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 VLLM_NO_USAGE_STATS=1 DO_NOT_TRACK=1 \
       "$python" -m vllm.entrypoints.openai.api_server --model "$base" --served-model-name "$MODEL_NAME" \
-      --host "$MODEL_HOST" --port "$MODEL_PORT" --dtype "$MODEL_DTYPE" --max-model-len 2048 \
+      --host "$MODEL_HOST" --port "$MODEL_PORT" --dtype "$MODEL_DTYPE" --max-model-len "$MODEL_CONTEXT_SIZE" \
       --enable-lora --max-lora-rank "$MODEL_MAX_LORA_RANK" --max-loras "$MODEL_MAX_LORAS" \
       --scheduling-policy priority
   fi

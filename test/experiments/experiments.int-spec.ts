@@ -243,7 +243,7 @@ describe('A/B testing of checkpoints on live traffic', () => {
     expect(results.srm.pValue).toBeLessThan(0.001);
   }, 120_000);
 
-  it('users who chatted before their exposure bring a pre-period, recorded once, and the results adjust by it (CUPED)', async () => {
+  it('users who chatted before their exposure bring a pre-period, recorded once, and the results carry CUPED over it', async () => {
     await addLoraCheckpoint(f, experimenter.token, 'cuped-lora');
     const users = await Promise.all(Array.from({ length: 8 }, () => f.register()));
     const say = async (user: { token: string }, contents: string[]) => {

@@ -27,6 +27,7 @@ import { EvaluationMaxTurns1795312100000 } from './1795312100000-EvaluationMaxTu
 import { SimulatedUsers1795312200000 } from './1795312200000-SimulatedUsers';
 import { ExperimentPrePeriods1795312300000 } from './1795312300000-ExperimentPrePeriods';
 import { RewardTurnsByUser1795312400000 } from './1795312400000-RewardTurnsByUser';
+import { EditedReplies1795312500000 } from './1795312500000-EditedReplies';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   SimulatedUsers1795312200000,
   ExperimentPrePeriods1795312300000,
   RewardTurnsByUser1795312400000,
+  EditedReplies1795312500000,
 ];

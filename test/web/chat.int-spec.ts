@@ -134,6 +134,36 @@ describe('web app: chat in the browser', () => {
     w.expectNoPageErrors();
   }, 120_000);
 
+  it('edits a reply in place: the edit is saved, marked, shown after a reload, and Cancel leaves it', async () => {
+    const reply = page.locator('.message-assistant').last();
+    const shown = (await reply.locator('.message-text').innerText()).trim();
+    await reply.getByRole('button', { name: 'Edit' }).click();
+    await reply.getByRole('textbox', { name: 'Edit the reply' }).fill('Something else entirely');
+    await reply.getByRole('button', { name: 'Cancel' }).click();
+    expect((await reply.locator('.message-text').innerText()).trim()).toBe(shown);
+
+    await reply.getByRole('button', { name: 'Edit' }).click();
+    const box = reply.getByRole('textbox', { name: 'Edit the reply' });
+    expect(await box.inputValue()).toBe(shown);
+    await box.fill('That sounds hard. I am listening.');
+    const saved = page.waitForResponse(
+      (res) => /\/v1\/messages\/[0-9a-f-]{36}$/.test(res.url()) && res.request().method() === 'PATCH',
+    );
+    await reply.getByRole('button', { name: 'Save' }).click();
+    expect((await saved).status()).toBe(200);
+    await reply.getByText('(edited)').waitFor();
+    const [row] = (await fixture.db.query(
+      `SELECT content, original_content FROM messages WHERE original_content IS NOT NULL`,
+    )) as { content: string; original_content: string }[];
+    expect(row).toEqual({ content: 'That sounds hard. I am listening.', original_content: shown });
+
+    await page.reload();
+    await page.locator('.message-assistant').last().getByText('That sounds hard. I am listening.').waitFor();
+    await page.locator('.message-assistant').last().getByText('(edited)').waitFor();
+    await w.expectAccessible();
+    w.expectNoPageErrors();
+  }, 60_000);
+
   it('stops a streaming reply, and after a reload mid-reply picks the reply up where it is', async () => {
     // The fake model echoes the user's message; these are streamed slowly enough to act on mid-reply.
     fixture.vllm.setFaults((request) =>

@@ -46,7 +46,7 @@ export async function exportDataset(
   const query = {
     filters,
     consentDefault,
-    alternativesOnly: spec.alternativesOnly,
+    pairsOnly: spec.pairsOnly,
     byMessage: spec.byMessage,
   };
   const total = await countLabelledTurns(db, query);
@@ -101,7 +101,7 @@ export async function countDatasetRecords(
   const turns = labelledTurns(request.db, {
     filters: request.filters,
     consentDefault: request.consentDefault,
-    alternativesOnly: spec.alternativesOnly,
+    pairsOnly: spec.pairsOnly,
     byMessage: spec.byMessage,
   });
   const options = { privacy: request.privacy, ...(request.pairing && { pairing: request.pairing }) };

@@ -37,7 +37,7 @@ describe('implicitReward', () => {
     expect(reward({ regenerated: true })).toBe(-0.5);
     expect(reward({ kept: false })).toBe(-0.5);
     expect(reward({ regenerated: true, kept: true })).toBe(0.3);
-    expect(reward({ edited: true })).toBe(-0.2);
+    expect(reward({ edited: true })).toBe(-0.5);
     expect(reward({ continued: true })).toBe(0.2);
     expect(reward({ continued: false })).toBe(-0.2);
     expect(reward({ returned: true })).toBe(0.4);
@@ -54,6 +54,8 @@ describe('implicitReward', () => {
       reward({ kept: true, continued: true, nextMessageLatencyMs: 1_000, nextMessageChars: 200 }),
     ).toBeCloseTo(0.2);
     expect(reward({ stars: 5, regenerated: true })).toBeCloseTo(0.25);
-    expect(reward({ regenerated: true, edited: true, continued: false })).toBeCloseTo(-0.3);
+    expect(reward({ regenerated: true, edited: true, continued: false })).toBeCloseTo(-0.4);
+    // An edit the conversation went on from: the rewrite outweighs carrying on.
+    expect(reward({ edited: true, continued: true })).toBeCloseTo(-0.15);
   });
 });

@@ -6,7 +6,7 @@ export interface ImplicitSignals {
   thumbs: -1 | 1 | null;
   /** 1-5 stars: a separate answer from thumbs. */
   stars: 1 | 2 | 3 | 4 | 5 | null;
-  /** The user edited this reply's text. */
+  /** The user rewrote this reply's text (the conversation continued from theirs). */
   edited: boolean;
   nextMessageLatencyMs: number | null;
   nextMessageChars: number | null;
@@ -22,12 +22,14 @@ export interface ImplicitSignals {
 export const QUICK_REPLY_MS = 60_000;
 export const LONG_REPLY_CHARS = 80;
 export const RETURN_TERM = 0.4;
+/** As strong as a regeneration: the user rewrote the reply rather than asking for another. */
+export const EDIT_TERM = -0.5;
 
 /**
  * A simple rule, in [-1, 1]:
  * - thumbs, when given, is the answer (±1): the user said so;
  * - otherwise the mean of the terms present:
- *   stars (s − 3) / 2, so one star is −1 and five +1; kept +0.3, or −0.5 when regenerated or not kept; edited −0.2;
+ *   stars (s − 3) / 2, so one star is −1 and five +1; kept +0.3, or −0.5 when regenerated or not kept; edited −0.5;
  *   continued +0.2, ended −0.2; a quick (≤ 60 s) long (≥ 80 characters) next message +0.1; came back within the
  *   return window +0.4 (coming back is the clearest sign a conversation did the user good);
  * - no terms at all: 0 (use hasImplicitSignal to tell "neutral" from "nothing known").
@@ -49,7 +51,7 @@ function implicitTerms(signals: ImplicitSignals): number[] {
   if (signals.stars !== null) terms.push((signals.stars - 3) / 2);
   if (signals.kept === true) terms.push(0.3);
   else if (signals.regenerated || signals.kept === false) terms.push(-0.5);
-  if (signals.edited) terms.push(-0.2);
+  if (signals.edited) terms.push(EDIT_TERM);
   if (signals.continued !== null) terms.push(signals.continued ? 0.2 : -0.2);
   if (signals.returned) terms.push(RETURN_TERM);
   const { nextMessageLatencyMs: latency, nextMessageChars: chars } = signals;

@@ -13,6 +13,20 @@ export const sendMessageSchema = (maxChars: number) =>
     })
     .strict();
 
+/** A reply may be longer than a user message: an edit is bounded by what a long reply holds. */
+export const MAX_EDIT_CHARS = 16_000;
+
+export const editReplySchema = z
+  .object({
+    content: userText()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(MAX_EDIT_CHARS, `must be at most ${MAX_EDIT_CHARS} characters`),
+  })
+  .strict();
+
+export type EditReplyInput = z.infer<typeof editReplySchema>;
+
 export const stopSchema = z.object({ replyId: z.uuid() }).strict();
 
 export const regenerateSchema = stopSchema;

@@ -1,14 +1,17 @@
 import { ApiDoc, ZodValidationPipe } from '@echoloop/platform';
-import { Body, Controller, Headers, HttpCode, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Param, ParseUUIDPipe, Patch, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { CurrentPrincipal } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
+import { messageResponse } from '../conversations/conversation.responses';
+import { messageView } from '../conversations/conversations.service';
+import { editReplySchema, type EditReplyInput } from './chat.schemas';
 import { feedbackResponse, feedbackSchema, FeedbackService, type FeedbackInput } from './feedback.service';
 import { RepliesService } from './replies.service';
 import { respondWithTurn } from './turn-response';
 import { TurnService } from './turn.service';
 
-/** What a user can do with a reply: regenerate it (a new swipe), keep one swipe, give feedback. */
+/** What a user can do with a reply: regenerate it (a new swipe), keep one swipe, edit it, give feedback. */
 @Controller('v1/messages/:id')
 export class RepliesController {
   constructor(
@@ -27,6 +30,22 @@ export class RepliesController {
     return respondWithTurn(res, accept, this.replies, principal.userId, (sink) =>
       this.turns.regenerate(principal.userId, id, sink),
     );
+  }
+
+  @Patch()
+  @ApiDoc({
+    summary: 'Edit a reply: the conversation continues from your text',
+    description:
+      "The model's text is kept (`edited.originalContent`) and the edit becomes a preference (your text over the " +
+      "model's) in the datasets. Sending the model's text again takes the edit back. 409 while the reply streams.",
+    response: messageResponse,
+  })
+  async edit(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id', ParseUUIDPipe) id: string,
+    @Body(new ZodValidationPipe(editReplySchema)) input: EditReplyInput,
+  ) {
+    return messageView(await this.replies.edit(principal.userId, id, input.content));
   }
 
   @Post('select')

@@ -1,5 +1,5 @@
 import type { MessageEntity } from '@echoloop/persistence';
-import { Injectable, NotFoundException } from '@nestjs/common';
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { ConversationsService } from '../conversations/conversations.service';
 import { InFlightRegistry, type ReplyInProgress } from './in-flight-registry';
 import { ReplyRelay } from './reply-relay';
@@ -13,7 +13,7 @@ export const replyNotFound = () =>
 
 /**
  * What a user does with replies once started (TurnService starts them): stop one, pick one up again after a
- * reconnect, keep one alternative, find one of their own.
+ * reconnect, keep one alternative, edit one, find one of their own.
  */
 @Injectable()
 export class RepliesService {
@@ -38,6 +38,21 @@ export class RepliesService {
     const reply = await this.ownedReply(userId, replyId);
     await this.recorder.kept(userId, reply);
     this.guesses.forget(reply.conversationId);
+  }
+
+  /**
+   * The user's text in place of a finished reply's: later turns continue from it, the model's text is kept, and the
+   * labeller hears of it (an edit is the strongest preference a user gives). 409 while the reply is not finished.
+   */
+  async edit(userId: string, replyId: string, content: string): Promise<MessageEntity> {
+    const reply = await this.ownedReply(userId, replyId);
+    if (reply.status !== 'complete' && reply.status !== 'cancelled')
+      throw new ConflictException({
+        error: { code: 'reply_not_finished', message: 'Only a finished reply can be edited' },
+      });
+    const edited = await this.recorder.edited(userId, reply, content);
+    this.guesses.forget(reply.conversationId);
+    return edited;
   }
 
   /** A client back after a dropped connection or a reload picks up the replies still streaming here. */

@@ -20,7 +20,8 @@ export interface RecordedTurn {
 
 /**
  * Commits what a turn produced, each with its event in the same transaction (the outbox): a reply with
- * `chat.turn.completed.v1` and the persona's observations, a kept alternative with `chat.feedback.v2`.
+ * `chat.turn.completed.v1` and the persona's observations, a kept alternative and an edited reply with
+ * `chat.feedback.v2`.
  */
 @Injectable()
 export class TurnRecorder {
@@ -127,5 +128,32 @@ export class TurnRecorder {
       await enqueueEvent(tx, chatFeedbackV2, event, reply.conversationId);
     });
     this.relay.wake();
+  }
+
+  /**
+   * The user's text in place of the reply's (TurnRepository.editReply) with its `chat.feedback.v2` edit; the reply as
+   * it stands when nothing changed. A greeting is edited too, but is no turn: it has no event.
+   */
+  async edited(userId: string, reply: MessageEntity, content: string): Promise<MessageEntity> {
+    const edited = await this.turns.editReply(reply.id, content, async (tx, saved) => {
+      if (!saved.parentId) return;
+      const event = createEvent(
+        chatFeedbackV2,
+        {
+          kind: 'edit',
+          conversationId: saved.conversationId,
+          userId,
+          turnId: saved.id,
+          checkpointId: saved.checkpointId,
+          content: saved.editedAt ? saved.content : null,
+          editedAt: saved.editedAt?.toISOString() ?? null,
+        },
+        SERVICE,
+      );
+      await enqueueEvent(tx, chatFeedbackV2, event, saved.conversationId);
+    });
+    if (!edited) return reply;
+    this.relay.wake();
+    return edited;
   }
 }

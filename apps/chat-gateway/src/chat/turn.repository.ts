@@ -10,7 +10,7 @@ import { GATED_INPUTS, INPUTS, type InputsRow, TARGETS, toInputs, type TurnTarge
 
 /**
  * The turn path's database: the one statement before the model call (turn-inputs.sql.ts, with the user's limits of
- * limits/turn-gate.sql.ts), the reply's commit (reply-commit.sql.ts), and swipes. The two big statements run
+ * limits/turn-gate.sql.ts), the reply's commit (reply-commit.sql.ts), swipes and edits. The two big statements run
  * prepared (parsed and planned once per connection, not per turn).
  */
 @Injectable()
@@ -123,6 +123,33 @@ export class TurnRepository implements OnApplicationBootstrap {
         tx,
         siblings.filter((s) => s.id !== reply.id).map((s) => s.id),
       );
+    });
+  }
+
+  /**
+   * The user's text in place of a finished reply's, with `alongside` in the same transaction. The model's text is
+   * kept from the first edit; writing it again takes the edit back. Null when the reply already reads so, or is not
+   * finished (streaming, or failed).
+   */
+  editReply<T>(
+    replyId: string,
+    content: string,
+    alongside: (tx: EntityManager, edited: MessageEntity) => Promise<T>,
+  ): Promise<MessageEntity | null> {
+    return this.db.transaction(async (tx) => {
+      const [rows] = await tx.query<[{ id: string }[], number]>(
+        `UPDATE messages
+            SET original_content = NULLIF(COALESCE(original_content, content), $2),
+                edited_at = CASE WHEN COALESCE(original_content, content) = $2 THEN NULL ELSE now() END,
+                content = $2
+          WHERE id = $1 AND role = 'assistant' AND status IN ('complete', 'cancelled') AND content <> $2
+          RETURNING id`,
+        [replyId, content],
+      );
+      if (rows.length === 0) return null;
+      const edited = await tx.getRepository(MessageEntity).findOneByOrFail({ id: replyId });
+      await alongside(tx, edited);
+      return edited;
     });
   }
 }

@@ -14,6 +14,13 @@ export const messageResponse = z.object({
     .nullable(),
   checkpointId: z.string().nullable(),
   createdAt: z.iso.datetime(),
+  edited: z
+    .object({
+      originalContent: z.string().describe("The model's own text; `content` is the edited one"),
+      editedAt: z.iso.datetime(),
+    })
+    .nullable()
+    .describe('Set on a reply the user edited'),
 });
 
 export const conversationCreatedResponse = z.object({

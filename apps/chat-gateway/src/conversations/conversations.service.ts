@@ -25,6 +25,7 @@ export const messageView = (m: MessageEntity) => ({
     m.promptTokens === null ? null : { promptTokens: m.promptTokens, completionTokens: m.completionTokens },
   checkpointId: m.checkpointId,
   createdAt: m.createdAt,
+  edited: m.editedAt ? { originalContent: m.originalContent ?? '', editedAt: m.editedAt } : null,
 });
 
 @Injectable()

@@ -5,13 +5,13 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import type { Kafka } from 'kafkajs';
 import { PinoLogger } from 'nestjs-pino';
 import type { LabellerEnv } from '../env';
-import { feedbackSignals, legacyRatingSignals } from '../labelling/signals';
+import { editSignals, feedbackSignals, legacyRatingSignals } from '../labelling/signals';
 import { TurnLabeller } from '../labelling/turn-labeller.service';
 import { LABELLER_ENV } from '../tokens';
 import { isTransient } from './transient-errors';
 
 /**
- * Ratings and swipe choices become signals on the turns they concern, whenever they come (TurnLabeller.onFeedback:
+ * Ratings, swipe choices and edits become signals on the turns they concern, whenever they come (TurnLabeller.onFeedback:
  * held until the turn arrives, revising a finished turn). chat.feedback.v2 is what the gateway writes; v1 is still
  * read so that events written before the change are not lost.
  */
@@ -50,11 +50,16 @@ export class FeedbackIntakeService implements OnApplicationBootstrap, OnApplicat
           ? this.apply(payload.turnId, legacyRatingSignals(payload.rating))
           : this.swipe(payload),
       ),
-      consumer(chatFeedbackV2, 'feedback-v2', ({ payload }) =>
-        payload.kind === 'rating'
-          ? this.apply(payload.turnId, feedbackSignals(payload))
-          : this.swipe(payload),
-      ),
+      consumer(chatFeedbackV2, 'feedback-v2', ({ payload }) => {
+        switch (payload.kind) {
+          case 'rating':
+            return this.apply(payload.turnId, feedbackSignals(payload));
+          case 'swipe':
+            return this.swipe(payload);
+          case 'edit':
+            return this.apply(payload.turnId, editSignals(payload));
+        }
+      }),
     ];
   }
 

@@ -1,5 +1,5 @@
 import { implicitReward } from '@echoloop/rewards';
-import { feedbackSignals, implicitSignals, legacyRatingSignals } from './signals';
+import { editSignals, feedbackSignals, implicitSignals, legacyRatingSignals } from './signals';
 
 const repliedAt = new Date('2026-11-24T10:00:00Z');
 
@@ -30,5 +30,15 @@ describe('feedback as signals', () => {
   it('ignores stored values that are not stars', () => {
     expect(implicitSignals({ stars: 7 }, repliedAt, false).stars).toBeNull();
     expect(implicitSignals({ stars: 2.5 }, repliedAt, false).stars).toBeNull();
+  });
+
+  it('hears an edit until it is taken back', () => {
+    const editedAt = '2026-11-24T10:01:00.000Z';
+    const edited = editSignals({ content: 'My words.', editedAt });
+    expect(edited).toEqual({ edit: { content: 'My words.', editedAt } });
+    expect(implicitSignals(edited, repliedAt, false).edited).toBe(true);
+    const undone = editSignals({ content: null, editedAt: null });
+    expect(undone).toEqual({ edit: null });
+    expect(implicitSignals({ ...edited, ...undone }, repliedAt, false).edited).toBe(false);
   });
 });

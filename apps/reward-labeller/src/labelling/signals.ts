@@ -9,8 +9,7 @@ export function implicitSignals(stored: TurnSignals, repliedAt: Date, ended: boo
     kept: stored.kept ?? null,
     thumbs: stored.thumbs ?? null,
     stars: isStars(stored.stars) ? stored.stars : null,
-    // Replies cannot be edited in the product yet.
-    edited: false,
+    edited: !!stored.edit,
     nextMessageLatencyMs: next ? Math.max(0, Date.parse(next.createdAt) - repliedAt.getTime()) : null,
     nextMessageChars: next ? next.content.length : null,
     continued: next ? true : ended ? false : null,
@@ -36,5 +35,15 @@ export function feedbackSignals(feedback: {
   return {
     thumbs: feedback.thumb === null ? null : feedback.thumb === 'up' ? 1 : -1,
     stars: isStars(feedback.stars) ? feedback.stars : null,
+  };
+}
+
+/** The signals a chat.feedback.v2 edit sets: the current edit, or none when it was taken back. */
+export function editSignals(edit: { content: string | null; editedAt: string | null }): TurnSignals {
+  return {
+    edit:
+      edit.content === null || edit.editedAt === null
+        ? null
+        : { content: edit.content, editedAt: edit.editedAt },
   };
 }

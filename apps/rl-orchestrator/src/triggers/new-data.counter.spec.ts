@@ -58,7 +58,7 @@ describe('NewDataCounter', () => {
     expect(labelled.countTurns).toHaveBeenCalledWith({
       filters: { from: '2026-11-24T00:00:00.000Z' },
       consentDefault: false,
-      alternativesOnly: false,
+      pairsOnly: false,
       byMessage: false,
     });
   });

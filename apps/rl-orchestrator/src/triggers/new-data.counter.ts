@@ -15,7 +15,7 @@ export class NewDataCounter {
     return this.labelled.countTurns({
       filters: { population: this.env.RL_POPULATION, ...(since && { from: since.toISOString() }) },
       consentDefault: this.env.TRAINING_CONSENT_DEFAULT,
-      alternativesOnly: false,
+      pairsOnly: false,
       byMessage: false,
     });
   }

@@ -46,4 +46,13 @@ describe('chat.feedback.v2', () => {
   ])('refuses %s', (_name, fields) => {
     expect(parse({ ...rating(), ...fields }).success).toBe(false);
   });
+
+  it('carries an edit as the current text, or null when the edit was taken back', () => {
+    const edit = { ...rating(), kind: 'edit', comment: undefined, tags: undefined };
+    expect(parse({ ...edit, content: 'Better words.', editedAt: new Date().toISOString() }).success).toBe(
+      true,
+    );
+    expect(parse({ ...edit, content: null, editedAt: null }).success).toBe(true);
+    expect(parse({ ...edit, content: '', editedAt: new Date().toISOString() }).success).toBe(false);
+  });
 });

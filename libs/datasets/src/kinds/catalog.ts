@@ -24,14 +24,14 @@ export const KINDS: Record<
   {
     /** Alternatives of a user message next to each other (kinds that compare or merge them). */
     byMessage: boolean;
-    alternativesOnly: boolean;
+    pairsOnly: boolean;
     records(turns: AsyncIterable<LabelledTurn>, options: KindOptions): AsyncIterable<object>;
     columns: ParquetColumn[];
   }
 > = {
   turns: {
     byMessage: false,
-    alternativesOnly: false,
+    pairsOnly: false,
     async *records(turns, { privacy }) {
       for await (const turn of turns) yield toTurnRecord(turn, privacy);
     },
@@ -49,11 +49,12 @@ export const KINDS: Record<
       json('persona'),
       messages('context'),
       string('reply'),
+      string('editedReply'),
     ],
   },
   preferences: {
     byMessage: true,
-    alternativesOnly: true,
+    pairsOnly: true,
     records: (turns, { privacy, pairing }) => preferenceRecords(turns, privacy, pairing ?? DEFAULT_PAIRING),
     columns: [
       messages('prompt'),
@@ -70,7 +71,7 @@ export const KINDS: Record<
   },
   sft: {
     byMessage: false,
-    alternativesOnly: false,
+    pairsOnly: false,
     async *records(turns, { privacy, sftMinReward }) {
       for await (const turn of turns) {
         const record = toSftRecord(turn, privacy, sftMinReward ?? DEFAULT_SFT_MIN_REWARD);
@@ -79,6 +80,7 @@ export const KINDS: Record<
     },
     columns: [
       messages('messages'),
+      string('source'),
       { name: 'reward', kind: 'double' },
       string('turnId'),
       string('user'),
@@ -87,7 +89,7 @@ export const KINDS: Record<
   },
   verl: {
     byMessage: true,
-    alternativesOnly: false,
+    pairsOnly: false,
     async *records(turns, { privacy }) {
       let group: LabelledTurn[] = [];
       let index = 0;

@@ -20,7 +20,14 @@ export interface LabelledTurn {
     assistantMessage: { content: string };
     personaSnapshot: Record<string, unknown>;
   };
-  signals: { thumbs?: number | null; stars?: number | null; kept?: boolean; regenerated?: boolean };
+  signals: {
+    thumbs?: number | null;
+    stars?: number | null;
+    kept?: boolean;
+    regenerated?: boolean;
+    /** The user's text in place of the reply; null when taken back. */
+    edit?: { content: string; editedAt: string } | null;
+  };
   labellerVersion: string;
   labels: {
     component: string;
@@ -35,8 +42,11 @@ export interface TurnQuery {
   filters: DatasetFilters;
   /** Whether users who never chose count as consenting (configuration). */
   consentDefault: boolean;
-  /** Only turns whose user message has several finished alternatives (preference pairs). */
-  alternativesOnly?: boolean;
+  /**
+   * Only turns that can make a preference pair: those whose user message has several finished alternatives, and
+   * those the user edited (their text over the model's).
+   */
+  pairsOnly?: boolean;
   /** Alternatives of one user message next to each other (ordered by user message), not by time. */
   byMessage?: boolean;
 }
@@ -55,10 +65,11 @@ const SELECT = (version: string) => `
 /** Consenting users' turns matching the filters: the WHERE clause and its parameters ($1 is the consent default). */
 function where(query: TurnQuery) {
   const filter = filterClause(query.filters, 2);
-  const alternatives = query.alternativesOnly
-    ? ` AND t.user_message_id IN (
+  const alternatives = query.pairsOnly
+    ? ` AND (t.user_message_id IN (
          SELECT a.user_message_id FROM reward_turns a
-          WHERE cardinality(a.labelled_versions) > 0 GROUP BY a.user_message_id HAVING count(*) > 1)`
+          WHERE cardinality(a.labelled_versions) > 0 GROUP BY a.user_message_id HAVING count(*) > 1)
+         OR jsonb_typeof(t.signals->'edit') = 'object')`
     : '';
   return {
     sql: `COALESCE(u.training_consent, $1) AND ${populationClause(query.filters.population)} AND ${filter.sql}${alternatives}`,
@@ -73,9 +84,7 @@ function where(query: TurnQuery) {
  */
 export function labelledTurns(db: DataSource, query: TurnQuery): AsyncGenerator<LabelledTurn> {
   const { sql, params, version } = where(query);
-  const order = query.alternativesOnly
-    ? 't.user_message_id, t.replied_at, t.turn_id'
-    : 't.replied_at, t.turn_id';
+  const order = query.byMessage ? 't.user_message_id, t.replied_at, t.turn_id' : 't.replied_at, t.turn_id';
   return mapRows(streamRows<Row>(db, `${SELECT(version)} WHERE ${sql} ORDER BY ${order}`, params));
 }
 

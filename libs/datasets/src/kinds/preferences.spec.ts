@@ -1,5 +1,7 @@
 import type { LabelledTurn } from './labelled-turns';
-import { pairsOf } from './preferences';
+import { pairsOf, preferenceRecords } from './preferences';
+import { preferenceRecord } from './records';
+import { sftRecord, toSftRecord, toVerlRecord } from './training';
 
 let n = 0;
 const alternative = (signals: LabelledTurn['signals'], implicit: number): LabelledTurn => ({
@@ -72,5 +74,63 @@ describe('preference pairs among the alternatives of one user message', () => {
     expect(ids(pairsOf([keptWorse, discardedBetter], { rewardMargin: 0.5 }))).toEqual([
       [keptWorse.turnId, discardedBetter.turnId, 'swipe'],
     ]);
+  });
+});
+
+const privacy = { pseudonymKey: 'k' };
+const editedAt = '2026-11-24T10:00:00.000Z';
+const edited = (content: string, signals: LabelledTurn['signals'] = {}, implicit = 0) =>
+  alternative({ ...signals, edit: { content, editedAt } }, implicit);
+async function* stream(turns: LabelledTurn[]) {
+  yield* turns;
+}
+const collect = async <T>(records: AsyncIterable<T>) => {
+  const all: T[] = [];
+  for await (const r of records) all.push(r);
+  return all;
+};
+
+describe('an edit as training data', () => {
+  it("is a pair, the user's text over the model's, first among its message's pairs; its PII redacted", async () => {
+    const mine = edited('Call me at jane@example.com, I am here for you.', { kept: true });
+    const other = alternative({ kept: false }, 0);
+    const records = await collect(preferenceRecords(stream([mine, other]), privacy));
+    expect(records.map((r) => r.source)).toEqual(['edit', 'swipe']);
+    const [edit] = records;
+    expect(preferenceRecord.parse(edit)).toMatchObject({
+      chosen: [{ role: 'assistant', content: expect.stringContaining('I am here for you.') }],
+      rejected: [{ role: 'assistant', content: mine.turn.assistantMessage.content }],
+      chosenTurnId: mine.turnId,
+      rejectedTurnId: mine.turnId,
+      chosenRewards: { implicit: null, composite: null },
+      rejectedRewards: { implicit: 0 },
+    });
+    expect(JSON.stringify(edit)).not.toContain('jane@example.com');
+  });
+
+  it('an edit taken back is no pair', async () => {
+    const undone = alternative({ edit: null }, 0);
+    expect(await collect(preferenceRecords(stream([undone]), privacy))).toEqual([]);
+  });
+
+  it("is an SFT example whatever the model's reply scored, never the model's text it replaced", () => {
+    const badReply = edited('A better reply.', { kept: false }, -1);
+    const record = sftRecord.parse(toSftRecord(badReply, privacy, 0.5));
+    expect(record).toMatchObject({ source: 'edit', reward: null });
+    expect(record.messages.at(-1)).toEqual({ role: 'assistant', content: 'A better reply.' });
+    // Unedited, the same reply is below the bar; a good one is imitated from its reward.
+    expect(toSftRecord(alternative({ kept: false }, -1), privacy, 0.5)).toBeNull();
+    expect(toSftRecord(alternative({}, 0.9), privacy, 0.5)).toMatchObject({ source: 'reward' });
+  });
+
+  it("is VeRL's reference for its message, ahead of a liked alternative", () => {
+    const liked = alternative({ kept: true }, 0);
+    const mine = edited('What I wanted to hear.');
+    expect(toVerlRecord(liked, [liked, mine], privacy, 0).reward_model.ground_truth).toBe(
+      'What I wanted to hear.',
+    );
+    expect(toVerlRecord(liked, [liked], privacy, 0).reward_model.ground_truth).toBe(
+      liked.turn.assistantMessage.content,
+    );
   });
 });

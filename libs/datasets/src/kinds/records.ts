@@ -35,26 +35,37 @@ export const turnRecord = z.object({
     stars: z.number().int().min(1).max(5).nullable(),
     kept: z.boolean().nullable(),
     regenerated: z.boolean(),
+    edited: z.boolean(),
   }),
   persona: z.record(z.string(), z.unknown()),
   context: z.array(message).describe('The conversation before the reply, PII redacted, newest last'),
-  reply: z.string().describe('PII redacted'),
+  reply: z.string().describe("The model's reply; PII redacted"),
+  editedReply: z
+    .string()
+    .nullable()
+    .describe(
+      'The text the user put in place of the reply (the conversation continued from it); PII redacted',
+    ),
 });
 export type TurnRecord = z.infer<typeof turnRecord>;
 
-export const PREFERENCE_SOURCES = ['swipe', 'rating', 'reward_margin'] as const;
+export const PREFERENCE_SOURCES = ['edit', 'swipe', 'rating', 'reward_margin'] as const;
 
 /** `preferences`: TRL / OpenRLHF conversational preference pairs, with where the preference came from. */
 export const preferenceRecord = z.object({
   prompt: z.array(message).describe('The shared context, ending with the user message'),
   chosen: z.array(message).describe('One assistant message'),
   rejected: z.array(message).describe('One assistant message'),
-  source: z.enum(PREFERENCE_SOURCES),
+  source: z
+    .enum(PREFERENCE_SOURCES)
+    .describe("`edit`: the user's text over the model's reply it replaced (both sides are that one turn)"),
   chosenTurnId: z.uuid(),
   rejectedTurnId: z.uuid(),
   user: z.string(),
   checkpointId: z.string(),
-  chosenRewards: rewards.extend({ composite: z.number().nullable() }),
+  chosenRewards: rewards
+    .extend({ composite: z.number().nullable() })
+    .describe("The chosen reply's labels; all null for a user's edit (never labelled)"),
   rejectedRewards: rewards.extend({ composite: z.number().nullable() }),
 });
 export type PreferenceRecord = z.infer<typeof preferenceRecord>;
@@ -75,6 +86,9 @@ export function promptOf(turn: LabelledTurn, window = CONTEXT_MESSAGES): Message
     -window,
   );
 }
+
+/** The user's text in place of the reply, when they edited it. */
+export const editOf = (turn: LabelledTurn): string | null => turn.signals.edit?.content ?? null;
 
 export function rewardValues(turn: LabelledTurn) {
   const { components, composite } = rewardsOf(turn);
@@ -111,9 +125,13 @@ export function toTurnRecord(turn: LabelledTurn, privacy: Privacy): TurnRecord {
       stars: typeof stars === 'number' && stars >= 1 && stars <= 5 ? stars : null,
       kept: turn.signals.kept ?? null,
       regenerated: turn.signals.regenerated === true,
+      edited: editOf(turn) !== null,
     },
     persona: turn.turn.personaSnapshot,
     context: promptOf(turn),
     reply: redactText(turn.turn.assistantMessage.content),
+    editedReply: nullableRedacted(editOf(turn)),
   };
 }
+
+const nullableRedacted = (text: string | null) => (text === null ? null : redactText(text));

@@ -3,14 +3,20 @@ import { z } from 'zod';
 import { pseudonymize } from '../pseudonym';
 import { redactText } from '../redact';
 import type { LabelledTurn } from './labelled-turns';
-import { type Privacy, promptOf, rewardValues } from './records';
+import { editOf, type Privacy, promptOf, rewardValues } from './records';
 
 const message = z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() });
 
-/** `sft`: a chat that ends with a reply good enough to imitate (composite at least the minimum). */
+export const SFT_SOURCES = ['reward', 'edit'] as const;
+
+/**
+ * `sft`: a chat that ends with a reply worth imitating: one the user wrote in place of the model's (an edit), or a
+ * model reply whose composite is at least the minimum.
+ */
 export const sftRecord = z.object({
   messages: z.array(message).describe('The context, then the reply; PII redacted'),
-  reward: z.number().describe('The reply’s composite reward'),
+  source: z.enum(SFT_SOURCES).describe("`edit`: the user's own text in place of the model's reply"),
+  reward: z.number().nullable().describe('The reply’s composite reward; null for an edit (never labelled)'),
   turnId: z.uuid(),
   user: z.string(),
   checkpointId: z.string(),
@@ -26,7 +32,9 @@ export const verlRecord = z.object({
     style: z.literal('model'),
     ground_truth: z
       .string()
-      .describe('The reply the user kept or rated best, as the Echo-N1 reference; may be ""'),
+      .describe(
+        'The reply the user wrote in place of one (an edit), kept or liked, as the Echo-N1 reference; may be ""',
+      ),
   }),
   extra_info: z.object({
     split: z.enum(['train', 'test']).describe('A stable 90/10 split by turn id'),
@@ -41,15 +49,19 @@ export type VerlRecord = z.infer<typeof verlRecord>;
 export const DEFAULT_SFT_MIN_REWARD = 0.5;
 export const VERL_DATA_SOURCE = 'echoloop_live';
 
+/** The reply to imitate: the user's edit when there is one (never the model's text it replaced), else a good reply. */
 export function toSftRecord(turn: LabelledTurn, privacy: Privacy, minReward: number): SftRecord | null {
+  const edit = editOf(turn);
   const composite = rewardValues(turn).composite?.value;
-  if (composite === undefined || composite < minReward || turn.signals.kept === false) return null;
+  if (edit === null && (composite === undefined || composite < minReward || turn.signals.kept === false))
+    return null;
   return {
     messages: [
       ...promptOf(turn),
-      { role: 'assistant', content: redactText(turn.turn.assistantMessage.content) },
+      { role: 'assistant', content: redactText(edit ?? turn.turn.assistantMessage.content) },
     ],
-    reward: composite,
+    source: edit === null ? 'reward' : 'edit',
+    reward: edit === null ? (composite ?? null) : null,
     turnId: turn.turnId,
     user: pseudonymize(privacy.pseudonymKey, turn.userId),
     checkpointId: turn.checkpointId,
@@ -63,21 +75,25 @@ export const heldOut = (turnId: string): boolean =>
 const liked = (turn: LabelledTurn) =>
   turn.signals.kept === true || turn.signals.thumbs === 1 || (turn.signals.stars ?? 0) >= 4;
 
-/** One prompt per user message (its alternatives share it), the liked alternative as the reference when any. */
+/**
+ * One prompt per user message (its alternatives share it), with the reference the user gave when any: their edit,
+ * else the liked alternative.
+ */
 export function toVerlRecord(
   turn: LabelledTurn,
   alternatives: readonly LabelledTurn[],
   privacy: Privacy,
   index: number,
 ): VerlRecord {
-  const reference = alternatives.find(liked);
+  const edited = alternatives.map(editOf).find((edit) => edit !== null);
+  const reference = edited ?? alternatives.find(liked)?.turn.assistantMessage.content;
   return {
     data_source: VERL_DATA_SOURCE,
     prompt: promptOf(turn),
     ability: 'empathy',
     reward_model: {
       style: 'model',
-      ground_truth: reference ? redactText(reference.turn.assistantMessage.content) : '',
+      ground_truth: reference === undefined ? '' : redactText(reference),
     },
     extra_info: {
       split: heldOut(turn.turnId) ? 'test' : 'train',

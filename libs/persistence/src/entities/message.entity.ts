@@ -34,9 +34,16 @@ export class MessageEntity {
   @Column({ type: 'text' })
   role!: MessageRole;
 
-  /** What the user sees. */
+  /** What the user sees, and what later turns read: for a reply the user edited, their text. */
   @Column({ type: 'text' })
   content!: string;
+
+  /** The model's own text of a reply the user edited (kept from the first edit); null when never edited. */
+  @Column({ name: 'original_content', type: 'text', nullable: true })
+  originalContent!: string | null;
+
+  @Column({ name: 'edited_at', type: 'timestamptz', nullable: true })
+  editedAt!: Date | null;
 
   /** Hidden `<think>` text of an assistant reply: stored for training, never shown. */
   @Column({ type: 'text', nullable: true })

@@ -16,6 +16,8 @@ export interface TurnSignals {
    * from it.
    */
   kept?: boolean;
+  /** The user's text in place of the reply (the conversation continued from it); null when the edit was taken back. */
+  edit?: { content: string; editedAt: string } | null;
   /** The user came back within the return window after this turn ended a conversation (credited once, late). */
   returned?: boolean;
 }

@@ -839,6 +839,26 @@ export interface paths {
     patch: operations['PersonaController_settings'];
     trace?: never;
   };
+  '/v1/messages/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Edit a reply: the conversation continues from your text
+     * @description The model's text is kept (`edited.originalContent`) and the edit becomes a preference (your text over the model's) in the datasets. Sending the model's text again takes the edit back. 409 while the reply streams.
+     */
+    patch: operations['RepliesController_edit'];
+    trace?: never;
+  };
   '/v1/messages/{id}/feedback': {
     parameters: {
       query?: never;
@@ -2193,6 +2213,13 @@ export interface operations {
               content: string;
               /** Format: date-time */
               createdAt: string;
+              /** @description Set on a reply the user edited */
+              edited: {
+                /** Format: date-time */
+                editedAt: string;
+                /** @description The model's own text; `content` is the edited one */
+                originalContent: string;
+              } | null;
               finishReason: string | null;
               /** Format: uuid */
               id: string;
@@ -2305,6 +2332,13 @@ export interface operations {
               content: string;
               /** Format: date-time */
               createdAt: string;
+              /** @description Set on a reply the user edited */
+              edited: {
+                /** Format: date-time */
+                editedAt: string;
+                /** @description The model's own text; `content` is the edited one */
+                originalContent: string;
+              } | null;
               feedback: {
                 stars: number | null;
                 thumb: ('up' | 'down') | null;
@@ -3842,6 +3876,65 @@ export interface operations {
       403: components['responses']['Error'];
     };
   };
+  RepliesController_edit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          content: string;
+        };
+      };
+    };
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            checkpointId: string | null;
+            content: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Set on a reply the user edited */
+            edited: {
+              /** Format: date-time */
+              editedAt: string;
+              /** @description The model's own text; `content` is the edited one */
+              originalContent: string;
+            } | null;
+            finishReason: string | null;
+            /** Format: uuid */
+            id: string;
+            parentId: string | null;
+            /** @enum {string} */
+            role: 'system' | 'user' | 'assistant';
+            selected: boolean;
+            /** @enum {string} */
+            status: 'streaming' | 'complete' | 'cancelled' | 'error';
+            usage: {
+              completionTokens: number | null;
+              promptTokens: number;
+            } | null;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+      404: components['responses']['Error'];
+    };
+  };
   RepliesController_give: {
     parameters: {
       query?: never;
@@ -4720,8 +4813,11 @@ export interface operations {
               }[];
               /** Format: uuid */
               conversationId: string;
+              /** @description The text the user put in place of the reply (the conversation continued from it); PII redacted */
+              editedReply: string | null;
               experimentId: string | null;
               feedback: {
+                edited: boolean;
                 kept: boolean | null;
                 regenerated: boolean;
                 stars: number | null;
@@ -4734,7 +4830,7 @@ export interface operations {
               };
               /** Format: date-time */
               repliedAt: string;
-              /** @description PII redacted */
+              /** @description The model's reply; PII redacted */
               reply: string;
               rewards: {
                 empathy: number | null;

@@ -87,6 +87,7 @@ export function ChatPage({ conversationId }: { conversationId: string | undefine
                   onThumb={(thumb) => void chat.giveFeedback(m, { thumb: m.thumb === thumb ? null : thumb })}
                   onStars={(stars) => void chat.giveFeedback(m, { stars })}
                   onRegenerate={() => void chat.regenerate(m)}
+                  onEdit={(content) => chat.edit(m, content)}
                 />
               ))}
             </ol>

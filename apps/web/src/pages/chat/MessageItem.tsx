@@ -1,9 +1,12 @@
+import { useState } from 'react';
 import type { Message } from './messages';
 import { Stars } from './Stars';
 import { Swipes } from './Swipes';
 import { ThumbIcon } from './ThumbIcon';
 
-/** One message of the conversation; a reply carries its alternatives, ratings and (the last one) Regenerate. */
+/**
+ * One message of the conversation; a reply carries its alternatives, ratings, Edit and (the last one) Regenerate.
+ */
 export function MessageItem({
   message: m,
   alternatives,
@@ -16,6 +19,7 @@ export function MessageItem({
   onThumb,
   onStars,
   onRegenerate,
+  onEdit,
 }: {
   message: Message;
   alternatives: Message[];
@@ -30,14 +34,49 @@ export function MessageItem({
   onThumb: (thumb: 'up' | 'down') => void;
   onStars: (stars: number | null) => void;
   onRegenerate: () => void;
+  /** Saves the user's text in place of the reply's; false when it was not saved. */
+  onEdit: (content: string) => Promise<boolean>;
 }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const save = async () => {
+    if (draft !== null && (draft.trim() === m.content || (await onEdit(draft)))) setDraft(null);
+  };
   return (
     <li className={`message message-${m.role}`} data-state={m.state}>
       <span className="message-author">{author}</span>
-      <p className="message-text">
-        {m.content || (m.state === 'streaming' ? '…' : '')}
-        {m.state === 'cancelled' && <span className="note"> (stopped)</span>}
-      </p>
+      {draft === null ? (
+        <p className="message-text">
+          {m.content || (m.state === 'streaming' ? '…' : '')}
+          {m.state === 'cancelled' && <span className="note"> (stopped)</span>}
+          {m.originalContent && (
+            <span className="note" title={`The character wrote: ${m.originalContent}`}>
+              {' '}
+              (edited)
+            </span>
+          )}
+        </p>
+      ) : (
+        <form
+          className="message-edit"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save();
+          }}
+        >
+          <textarea
+            aria-label="Edit the reply"
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+            rows={Math.min(12, Math.max(3, draft.split('\n').length + 1))}
+          />
+          <button type="submit" disabled={draft.trim() === ''}>
+            Save
+          </button>
+          <button type="button" onClick={() => setDraft(null)}>
+            Cancel
+          </button>
+        </form>
+      )}
       {m.error && <p className="error">{m.error}</p>}
       {alternatives.length > 1 && (
         <Swipes alternatives={alternatives} current={m} disabled={busy} onBrowse={onBrowse} onKeep={onKeep} />
@@ -63,6 +102,11 @@ export function MessageItem({
             <ThumbIcon down />
           </button>
           <Stars name={`stars-${m.id}`} value={m.stars ?? null} onChange={onStars} />
+          {draft === null && (
+            <button type="button" onClick={() => setDraft(m.content)} disabled={busy}>
+              Edit
+            </button>
+          )}
           {canRegenerate && (
             <button type="button" onClick={onRegenerate} disabled={busy}>
               Regenerate

@@ -14,6 +14,8 @@ export interface Message {
   error?: string;
   thumb?: 'up' | 'down' | null;
   stars?: number | null;
+  /** The model's own text of a reply the user edited (`content` is theirs); null when never edited. */
+  originalContent?: string | null;
 }
 
 /** One entry of the conversation: a message, and for a reply all the alternatives of its user message. */
@@ -35,6 +37,7 @@ export function fromStored(stored: StoredMessage[]): Message[] {
       selected: m.selected,
       thumb: m.feedback?.thumb ?? null,
       stars: m.feedback?.stars ?? null,
+      originalContent: m.edited?.originalContent ?? null,
     }));
 }
 

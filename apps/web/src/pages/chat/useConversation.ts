@@ -204,6 +204,26 @@ export function useConversation(conversationId: string | undefined, onReplyDone:
     else setMessages((list) => list.map((m) => (m.id === message.id ? { ...m, ...change } : m)));
   };
 
+  /** The user's text in place of a reply's: what the conversation continues from (the model's text is kept). */
+  const edit = async (reply: Message, content: string): Promise<boolean> => {
+    const { data, error: failure } = await api.PATCH('/v1/messages/{id}', {
+      params: { path: { id: reply.id } },
+      body: { content },
+    });
+    if (!data) {
+      setError(errorMessage(failure, 'Could not save your edit'));
+      return false;
+    }
+    setMessages((list) =>
+      list.map((m) =>
+        m.id === reply.id
+          ? { ...m, content: data.content, originalContent: data.edited?.originalContent ?? null }
+          : m,
+      ),
+    );
+    return true;
+  };
+
   return {
     messages,
     browsing,
@@ -216,5 +236,6 @@ export function useConversation(conversationId: string | undefined, onReplyDone:
     browse,
     keep,
     giveFeedback,
+    edit,
   };
 }

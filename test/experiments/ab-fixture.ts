@@ -5,18 +5,24 @@ import {
   startFakeVllm,
   type AppProcess,
   type FakeVllm,
+  type ReplyRule,
 } from '@echoloop/testing';
 import type { ChatFixture } from '../chat/chat-fixture';
 
 export const LORA_REPLY = 'That sounds really hard, I am here with you.';
 
-/** A reward labeller on the fixture's database, judging with scripted judges that prefer the adapter's replies. */
+/**
+ * A reward labeller on the fixture's database, judging with scripted judges that prefer the adapter's replies
+ * (`rules` come first).
+ */
 export async function startJudgedLabeller(
   f: ChatFixture,
+  rules: readonly ReplyRule[] = [],
 ): Promise<{ labeller: AppProcess; judge: FakeVllm }> {
   const judge = await startFakeVllm({
     model: 'judge',
     reply: replyByRules([
+      ...rules,
       {
         when: { systemIncludes: 'how empathetic', anyMessageIncludes: 'I am here with you' },
         reply: 'Warm.\nVerdict: 5',

@@ -35,3 +35,4 @@ export { type Parsed } from './parsed';
 export { type ProcessFailure, type ProcessInput, processGate } from './process-gate';
 export { sampledFor } from './sampling';
 export { parseVerdict, RATIONALE_MAX_CHARS, verdictPattern } from './verdict';
+export { statedScore } from './stated-score';

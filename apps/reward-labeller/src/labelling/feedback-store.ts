@@ -9,7 +9,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { corrections, experimentValues, projectTurn } from './experiment-projection.repository';
 import { compositeOf, turnLabelledEvent } from './announcement';
 import type { LabelDraft } from './label-draft';
+import type { Alternative } from './references';
 import { lockTurns } from './turn-locks.repository';
+import type { TurnPayload } from './turn-payload';
 
 /**
  * Feedback on turns (ratings, swipe picks), whenever it comes: held until its turn arrives, merged into the turn's
@@ -57,7 +59,8 @@ export class FeedbackStore {
         JSON.stringify(merged),
       ]);
       if (!turn.labelledVersions.includes(version)) return 'stored' as const;
-      await this.revise(tx, turn, { ...turn, signals: merged }, version, revise);
+      const after = { ...turn, signals: merged };
+      await this.revise(tx, turn, after, version, [revise.implicit(after)], revise.config);
       return 'revised' as const;
     });
     if (outcome === 'revised') this.relay.wake();
@@ -69,21 +72,89 @@ export class FeedbackStore {
     await this.db.query(`DELETE FROM pending_signals WHERE received_at < $1`, [cutoff]);
   }
 
-  /** A finished turn whose signals changed: its implicit label again, and everything computed from it. */
+  /**
+   * The alternatives of a turn's user message (the turn among them), each with its empathy label of this version
+   * (null when not stored yet).
+   */
+  async alternativesOf(turnId: string, version: string): Promise<AlternativeWithEmpathy[]> {
+    const rows = await this.db.query<
+      {
+        turn_id: string;
+        signals: TurnSignals;
+        turn: RewardTurnEntity['turn'];
+        empathy: StoredEmpathy | null;
+      }[]
+    >(
+      `SELECT t.turn_id, t.signals, t.turn,
+              (SELECT json_build_object('status', l.status, 'label', l.label, 'details', l.details)
+                 FROM reward_labels l
+                WHERE l.turn_id = t.turn_id AND l.component = 'empathy' AND l.labeller_version = $2) AS empathy
+         FROM reward_turns t
+        WHERE t.user_message_id = (SELECT user_message_id FROM reward_turns WHERE turn_id = $1)
+        ORDER BY t.replied_at, t.turn_id`,
+      [turnId, version],
+    );
+    return rows.map((r) => ({
+      turnId: r.turn_id,
+      signals: r.signals,
+      payload: r.turn as unknown as TurnPayload,
+      reply: (r.turn as unknown as TurnPayload).assistantMessage.content,
+      empathy: r.empathy,
+    }));
+  }
+
+  /**
+   * Of these turns, those whose own signals may make an empathy reference (an edit, a swipe away, a rating):
+   * feedback that came before their empathy label was stored.
+   */
+  async withReferenceSignals(turnIds: readonly string[]): Promise<string[]> {
+    const rows = await this.db.query<{ turn_id: string }[]>(
+      `SELECT turn_id FROM reward_turns
+        WHERE turn_id = ANY($1::uuid[])
+          AND (jsonb_typeof(signals->'edit') = 'object' OR signals->'kept' = 'false'::jsonb
+               OR jsonb_typeof(signals->'stars') = 'number' OR jsonb_typeof(signals->'thumbs') = 'number')`,
+      [turnIds],
+    );
+    return rows.map((r) => r.turn_id);
+  }
+
+  /**
+   * A label judged again (empathy against a new reference): stored in place of the one `stillCurrent` accepts,
+   * under the turn's lock; when this version finished the turn, everything computed from it is revised too.
+   * False when the stored label has changed meanwhile (another delivery did it): nothing is written.
+   */
+  async replaceLabel(
+    turnId: string,
+    draft: LabelDraft,
+    version: string,
+    config: RewardConfig,
+    stillCurrent: (stored: StoredEmpathy | null) => boolean,
+  ): Promise<boolean> {
+    const replaced = await this.db.transaction(async (tx) => {
+      await lockTurns(tx, [turnId]);
+      const turn = await tx.getRepository(RewardTurnEntity).findOneBy({ turnId });
+      const stored = (await labelsIn(tx, turnId, version)).find((l) => l.component === draft.component);
+      if (!turn || !stored || !stillCurrent(stored)) return false;
+      if (turn.labelledVersions.includes(version))
+        await this.revise(tx, turn, turn, version, [draft], config);
+      else await updateLabel(tx, turnId, version, draft);
+      return true;
+    });
+    if (replaced) this.relay.wake();
+    return replaced;
+  }
+
+  /** A finished turn whose labels changed (`drafts`): stored, and everything computed from them revised. */
   private async revise(
     tx: EntityManager,
     before: RewardTurnEntity,
     after: RewardTurnEntity,
     version: string,
-    { implicit, config }: Reviser,
+    drafts: readonly LabelDraft[],
+    config: RewardConfig,
   ): Promise<void> {
     const old = await labelsIn(tx, before.turnId, version);
-    const draft = implicit(after);
-    await tx.query(
-      `UPDATE reward_labels SET status = $4, value = $5, details = $6::jsonb
-       WHERE turn_id = $1 AND component = $2 AND labeller_version = $3`,
-      [after.turnId, draft.component, version, draft.status, draft.value, JSON.stringify(draft.details)],
-    );
+    for (const draft of drafts) await updateLabel(tx, after.turnId, version, draft);
     const labels = await labelsIn(tx, after.turnId, version);
     const oldComposite = compositeOf(old, config);
     const composite = compositeOf(labels, config);
@@ -109,6 +180,41 @@ export class FeedbackStore {
 export interface Reviser {
   implicit(turn: RewardTurnEntity): LabelDraft;
   config: RewardConfig;
+}
+
+/** A stored label made again: its outcome, judge and details replaced. */
+async function updateLabel(tx: EntityManager, turnId: string, version: string, draft: LabelDraft) {
+  await tx.query(
+    `UPDATE reward_labels
+        SET status = $4, value = $5, label = $6, details = $7::jsonb, judge_model = $8, raw_output = $9,
+            error = $10, prompt_version = $11
+      WHERE turn_id = $1 AND component = $2 AND labeller_version = $3`,
+    [
+      turnId,
+      draft.component,
+      version,
+      draft.status,
+      draft.value,
+      draft.label,
+      JSON.stringify(draft.details),
+      draft.judgeModel,
+      draft.rawOutput,
+      draft.error,
+      draft.promptVersion,
+    ],
+  );
+}
+
+/** An empathy label as stored, as far as choosing its reference needs. */
+export interface StoredEmpathy {
+  status: string;
+  label: string | null;
+  details: Record<string, unknown> | null;
+}
+
+export interface AlternativeWithEmpathy extends Alternative {
+  payload: TurnPayload;
+  empathy: StoredEmpathy | null;
 }
 
 function labelsIn(tx: EntityManager, turnId: string, version: string): Promise<RewardLabelEntity[]> {

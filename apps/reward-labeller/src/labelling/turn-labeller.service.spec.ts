@@ -1,5 +1,5 @@
 import type { TurnLabel } from './labels.repository';
-import type { RewardTurnEntity } from '@echoloop/persistence';
+import type { RewardTurnEntity, TurnSignals } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { DEFAULT_REWARD_CONFIG } from '@echoloop/rewards';
 import { Test } from '@nestjs/testing';
@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { type JudgeCall, JudgeRunner } from '../judges/judge-runner';
 import { ComponentJudges } from './component-judges';
-import { FeedbackStore } from './feedback-store';
+import { type AlternativeWithEmpathy, FeedbackStore } from './feedback-store';
+import type { LabelDraft } from './label-draft';
 import { type FinishPlan, StalePlanError } from './finish-plan';
 import { LabelStore } from './label-store';
 import type { TurnPayload } from './turn-payload';
@@ -116,6 +117,59 @@ class MemoryLabelStore {
   }
 }
 
+/** FeedbackStore in memory over the label store's turns: signals merged, a label replaced only while current. */
+class MemoryFeedbackStore {
+  readonly replaced: string[] = [];
+  constructor(private readonly store: MemoryLabelStore) {}
+
+  applyFeedback = jest.fn(async (turnId: string, signals: TurnSignals) => {
+    const turn = this.store.turns.get(turnId);
+    if (!turn) return 'held' as const;
+    turn.signals = { ...turn.signals, ...signals };
+    return 'stored' as const;
+  });
+
+  async withReferenceSignals(turnIds: readonly string[]): Promise<string[]> {
+    return turnIds.filter((id) => {
+      const signals = this.store.turns.get(id)?.signals ?? {};
+      return !!signals.edit || signals.kept === false || signals.stars != null || signals.thumbs != null;
+    });
+  }
+
+  async alternativesOf(turnId: string): Promise<AlternativeWithEmpathy[]> {
+    const of = this.store.turns.get(turnId)?.userMessageId;
+    return [...this.store.turns.values()]
+      .filter((t) => t.userMessageId === of)
+      .map((t) => {
+        const empathy = this.store.labels.get(`${t.turnId} empathy`)?.draft;
+        const payload = t.turn as unknown as TurnPayload;
+        return {
+          turnId: t.turnId,
+          signals: { ...t.signals },
+          payload,
+          reply: payload.assistantMessage.content,
+          empathy: empathy
+            ? { status: empathy.status, label: empathy.label, details: empathy.details }
+            : null,
+        };
+      });
+  }
+
+  async replaceLabel(
+    turnId: string,
+    draft: LabelDraft,
+    _version: string,
+    _config: unknown,
+    stillCurrent: (stored: { details: Record<string, unknown> | null } | null) => boolean,
+  ): Promise<boolean> {
+    const key = `${turnId} ${draft.component}`;
+    if (!stillCurrent(this.store.labels.get(key)?.draft ?? null)) return false;
+    this.store.labels.set(key, { turnId, draft });
+    this.replaced.push(turnId);
+    return true;
+  }
+}
+
 function conversation() {
   const conversationId = randomUUID();
   const userId = randomUUID();
@@ -151,13 +205,18 @@ async function setUp(onJudge: (component: string) => void = () => undefined) {
   const store = new MemoryLabelStore();
   const judgeCalls: string[] = [];
   const counted: { labels: Record<string, string>; by: number }[] = [];
-  const feedback = { applyFeedback: jest.fn(async () => 'stored' as const) };
+  const feedback = new MemoryFeedbackStore(store);
+  const references: (string | null)[] = [];
   const runner = {
     model: 'judge',
     judge: async <T>(call: JudgeCall<T>) => {
       judgeCalls.push(call.component);
       onJudge(call.component);
-      const raw = VERDICTS[call.component] ?? '';
+      const comparative = JSON.stringify(call.messages()).includes('reference_reply');
+      references.push(comparative ? JSON.stringify(call.messages()) : null);
+      const raw = comparative
+        ? 'Less attuned than the reference.\nVerdict: worse'
+        : (VERDICTS[call.component] ?? '');
       const parsed = call.parse(raw);
       if (!parsed.ok) throw new Error(`bad test verdict for ${call.component}`);
       return { ok: true as const, value: parsed.value, raw, model: 'judge' };
@@ -181,7 +240,7 @@ async function setUp(onJudge: (component: string) => void = () => undefined) {
       },
     ],
   }).compile();
-  return { labeller: module.get(TurnLabeller), store, judgeCalls, counted, feedback };
+  return { labeller: module.get(TurnLabeller), store, judgeCalls, counted, feedback, references };
 }
 
 const components = (store: MemoryLabelStore, turnId: string) =>
@@ -358,6 +417,87 @@ describe('TurnLabeller', () => {
     });
     expect(components(store, next.turnId)).toEqual(['empathy', 'humanlike']);
     expect(store.labels.get(`${left.turnId} live_emotion`)?.draft.label).toBe('left');
+  });
+});
+
+describe('TurnLabeller: empathy against the reference the user gives later', () => {
+  const empathyOf = (store: MemoryLabelStore, turnId: string) => store.labels.get(`${turnId} empathy`)?.draft;
+
+  it('judges a reply passed over again against the one kept, once, whatever the redeliveries', async () => {
+    const { labeller, store, feedback, references } = await setUp();
+    const say = conversation();
+    const first = say('I failed my exam');
+    const second = say('', first.userMessage.id);
+    await labeller.onTurns([first]);
+    await labeller.onTurns([second]);
+    expect(empathyOf(store, first.turnId)?.details).toMatchObject({ mode: 'absolute' });
+
+    await labeller.onFeedback(second.turnId, { kept: true });
+    await labeller.onFeedback(first.turnId, { kept: false });
+    expect(feedback.replaced).toEqual([first.turnId]);
+    expect(references.at(-1)).toContain(second.assistantMessage.content);
+    expect(empathyOf(store, first.turnId)).toMatchObject({
+      label: 'worse',
+      value: 0,
+      details: { mode: 'comparative', reference: { source: 'kept', turnId: second.turnId } },
+    });
+    // The kept one has no reference: it stays as judged.
+    expect(empathyOf(store, second.turnId)?.details).toMatchObject({ mode: 'absolute' });
+
+    const judged = references.length;
+    await labeller.onFeedback(first.turnId, { kept: false });
+    await labeller.onFeedback(second.turnId, { kept: true });
+    expect(references).toHaveLength(judged);
+    expect(feedback.replaced).toEqual([first.turnId]);
+  });
+
+  it("judges an edited reply against the user's text, and again without when the edit is taken back", async () => {
+    const { labeller, store, feedback } = await setUp();
+    const turn = conversation()('my dog died');
+    await labeller.onTurns([turn]);
+    const editedAt = '2026-11-24T10:05:00.000Z';
+    await labeller.onFeedback(turn.turnId, {
+      edit: { content: 'I am so sorry. Tell me about her?', editedAt },
+    });
+    expect(empathyOf(store, turn.turnId)?.details).toMatchObject({
+      mode: 'comparative',
+      reference: { source: 'edit', turnId: turn.turnId },
+    });
+    await labeller.onFeedback(turn.turnId, { edit: null });
+    expect(empathyOf(store, turn.turnId)).toMatchObject({
+      label: '4',
+      details: { mode: 'absolute', reference: null },
+    });
+    expect(feedback.replaced).toEqual([turn.turnId, turn.turnId]);
+  });
+
+  it('judges against an edit that came before the reply was judged, once its label is stored', async () => {
+    const { labeller, store, feedback } = await setUp();
+    const turn = conversation()('my cat is sick');
+    await store.recordTurns([turn]);
+    store.turns.get(turn.turnId)!.signals = { edit: { content: 'Oh no. How is she?', editedAt: 'x' } };
+    await labeller.onTurns([turn]);
+    expect(store.labels.get(`${turn.turnId} empathy`)?.draft.details).toMatchObject({
+      mode: 'comparative',
+      reference: { source: 'edit' },
+    });
+    expect(feedback.replaced).toEqual([turn.turnId]);
+  });
+
+  it('leaves the label as it was when the judge cannot answer', async () => {
+    let failing = false;
+    const { labeller, store, feedback } = await setUp((component) => {
+      if (failing && component === 'empathy') throw new Error('judge down');
+    });
+    const turn = conversation()('hello');
+    await labeller.onTurns([turn]);
+    const before = empathyOf(store, turn.turnId);
+    failing = true;
+    await labeller
+      .onFeedback(turn.turnId, { edit: { content: 'Hi!', editedAt: '2026-11-24T10:05:00.000Z' } })
+      .catch(() => undefined);
+    expect(empathyOf(store, turn.turnId)).toEqual(before);
+    expect(feedback.replaced).toEqual([]);
   });
 });
 

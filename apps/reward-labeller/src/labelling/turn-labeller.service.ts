@@ -2,6 +2,7 @@ import type { RewardTurnEntity, TurnSignals } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
 import { DEFAULT_REWARD_CONFIG, parseRewardConfig, type RewardConfig } from '@echoloop/rewards';
 import { Inject, Injectable } from '@nestjs/common';
+import { isDeepStrictEqual } from 'node:util';
 import type { Counter } from 'prom-client';
 import type { LabellerEnv } from '../env';
 import { LABELLER_ENV } from '../tokens';
@@ -19,6 +20,7 @@ import { answeredStep, judgedReply, leftStep, replyDrafts } from './label-rules'
 import { LabelStore } from './label-store';
 import type { TurnLabel } from './labels.repository';
 import type { TurnPayload } from './turn-payload';
+import { referenceFor, referenceNote, sameReference } from './references';
 import { implicitSignals } from './signals';
 
 /**
@@ -74,6 +76,7 @@ export class TurnLabeller {
     // labels are stored first, since finishing a turn of this batch reads them.
     const [replies, plan] = await Promise.all([this.judgeReplies(recorded), this.planFinishes(recorded)]);
     this.count(await this.store.saveLabels(replies, this.version));
+    await this.judgeEarlyReferences(recorded.map((t) => t.turnId));
     this.count(await this.store.finish(plan, this.version, this.config));
   }
 
@@ -108,6 +111,7 @@ export class TurnLabeller {
     if (turn.labelledVersions.includes(this.version)) return;
     const replies = await this.judgeReplies([turn.turn as unknown as TurnPayload]);
     this.count(await this.store.saveLabels(replies, this.version));
+    await this.judgeEarlyReferences([turn.turnId]);
     if (turn.signals.nextUserMessage) {
       // Of several alternatives, the user answered the one not regenerated or swiped away.
       const answered = !turn.signals.regenerated && turn.signals.kept !== false;
@@ -130,14 +134,59 @@ export class TurnLabeller {
       await this.onFeedback(turnId, { returned: true });
   }
 
-  /** Feedback on a turn, at any time: see FeedbackStore.applyFeedback. */
+  /**
+   * Feedback on a turn, at any time (see FeedbackStore.applyFeedback); then the empathy of its message's
+   * alternatives against the references it may have given.
+   */
   async onFeedback(turnId: string, signals: TurnSignals): Promise<void> {
-    await this.feedback.applyFeedback(turnId, signals, this.version, {
+    const outcome = await this.feedback.applyFeedback(turnId, signals, this.version, {
       config: this.config,
       // A finished turn was either answered or left: no next message means the user left.
       implicit: (turn) =>
         this.judges.implicit(implicitSignals(turn.signals, turn.repliedAt, !turn.signals.nextUserMessage)),
     });
+    if (outcome !== 'held') await this.judgeAgainstReferences(turnId);
+  }
+
+  /**
+   * Echo-N1's empathy judge compares a reply with a reference when there is one, and the user gives one only
+   * later: an edit, the alternative they kept, one they rated higher (references.ts). Each judged empathy label of
+   * the message's alternatives whose reference has changed is judged again and revised through the feedback path;
+   * a redelivery finds the reference unchanged and does nothing. A judge that fails leaves the label as it was (the
+   * next feedback tries again).
+   */
+  /**
+   * Feedback that came while a reply was being judged (or before it arrived) found no empathy label to judge
+   * again: now there is one.
+   */
+  private async judgeEarlyReferences(turnIds: readonly string[]): Promise<void> {
+    for (const turnId of await this.feedback.withReferenceSignals(turnIds))
+      await this.judgeAgainstReferences(turnId);
+  }
+
+  private async judgeAgainstReferences(turnId: string): Promise<void> {
+    const alternatives = await this.feedback.alternativesOf(turnId, this.version);
+    for (const turn of alternatives) {
+      if (turn.empathy?.status !== 'labelled' || turn.empathy.label === 'process_failed') continue;
+      const reference = referenceFor(turn, alternatives);
+      if (sameReference(referenceOf(turn.empathy), reference)) continue;
+      const judged = await this.judges.empathy(
+        judgedReply(turn.payload),
+        reference?.text ?? null,
+        this.config,
+      );
+      if (judged.status !== 'labelled') continue;
+      const draft = { ...judged, details: { ...judged.details, reference: referenceNote(reference) } };
+      const seen = referenceOf(turn.empathy);
+      const replaced = await this.feedback.replaceLabel(
+        turn.turnId,
+        draft,
+        this.version,
+        this.config,
+        (stored) => isDeepStrictEqual(referenceOf(stored), seen),
+      );
+      if (replaced) this.count([{ turnId: turn.turnId, draft }]);
+    }
   }
 
   /** Empathy and humanlike for each reply, unless stored or not sampled. */
@@ -271,3 +320,7 @@ export class TurnLabeller {
       this.labels.inc({ component, status }, labels);
   }
 }
+
+/** The reference a stored label was judged against (its note), null when judged without one. */
+const referenceOf = (label: { details: Record<string, unknown> | null } | null): unknown =>
+  label?.details?.['reference'] ?? null;

@@ -1,7 +1,8 @@
+import { statedScore } from '@echoloop/rewards';
 import { pseudonymize } from '../pseudonym';
 import { redactText } from '../redact';
 import type { LabelledTurn } from './labelled-turns';
-import { type PreferenceRecord, type Privacy, promptOf, rewardValues } from './records';
+import { editOf, type PreferenceRecord, type Privacy, promptOf, rewardValues } from './records';
 
 export interface PairingOptions {
   /** Two regenerations whose composites differ by at least this much make a pair (when the user said nothing). */
@@ -9,15 +10,6 @@ export interface PairingOptions {
 }
 
 export const DEFAULT_PAIRING: PairingOptions = { rewardMargin: 0.2 };
-
-/** What the user said of a reply on one scale: stars, else a thumb (up 5, down 1); null when nothing. */
-function explicitScore(turn: LabelledTurn): number | null {
-  const { stars, thumbs } = turn.signals;
-  if (typeof stars === 'number') return stars;
-  if (thumbs === 1) return 5;
-  if (thumbs === -1) return 1;
-  return null;
-}
 
 /**
  * The preference pairs among the alternatives of one user message, strongest evidence first, one pair per
@@ -37,7 +29,7 @@ export function pairsOf(
   for (const k of kept) for (const r of alternatives) if (r.signals.kept === false) add(k, r, 'swipe');
   for (const a of alternatives)
     for (const b of alternatives) {
-      const [sa, sb] = [explicitScore(a), explicitScore(b)];
+      const [sa, sb] = [statedScore(a.signals), statedScore(b.signals)];
       if (sa !== null && sb !== null && sa > sb) add(a, b, 'rating');
     }
   const composites = new Map(alternatives.map((t) => [t, rewardValues(t).composite?.value]));
@@ -49,32 +41,55 @@ export function pairsOf(
   return [...pairs.values()];
 }
 
+const reply = (content: string) => [{ role: 'assistant' as const, content: redactText(content) }];
+
+const labelsOf = (turn: LabelledTurn) => {
+  const { rewards, composite } = rewardValues(turn);
+  return { ...rewards, composite: composite?.value ?? null };
+};
+
+const UNLABELLED = { empathy: null, humanlike: null, live_emotion: null, implicit: null, composite: null };
+
 export function toPreferenceRecord(
   [chosen, rejected, source]: [LabelledTurn, LabelledTurn, PreferenceRecord['source']],
   privacy: Privacy,
 ): PreferenceRecord {
-  const side = (turn: LabelledTurn) => {
-    const { rewards, composite } = rewardValues(turn);
-    return { ...rewards, composite: composite?.value ?? null };
-  };
-  const reply = (turn: LabelledTurn) => [
-    { role: 'assistant' as const, content: redactText(turn.turn.assistantMessage.content) },
-  ];
   return {
     prompt: promptOf(chosen),
-    chosen: reply(chosen),
-    rejected: reply(rejected),
+    chosen: reply(chosen.turn.assistantMessage.content),
+    rejected: reply(rejected.turn.assistantMessage.content),
     source,
     chosenTurnId: chosen.turnId,
     rejectedTurnId: rejected.turnId,
     user: pseudonymize(privacy.pseudonymKey, chosen.userId),
     checkpointId: chosen.checkpointId,
-    chosenRewards: side(chosen),
-    rejectedRewards: side(rejected),
+    chosenRewards: labelsOf(chosen),
+    rejectedRewards: labelsOf(rejected),
   };
 }
 
-/** Groups a stream ordered by user message into each message's alternatives, then their pairs' records. */
+/** The user's edit over the model's reply it replaced: the strongest preference a user gives; null when unedited. */
+export function editPreferenceRecord(turn: LabelledTurn, privacy: Privacy): PreferenceRecord | null {
+  const edit = editOf(turn);
+  if (edit === null) return null;
+  return {
+    prompt: promptOf(turn),
+    chosen: reply(edit),
+    rejected: reply(turn.turn.assistantMessage.content),
+    source: 'edit',
+    chosenTurnId: turn.turnId,
+    rejectedTurnId: turn.turnId,
+    user: pseudonymize(privacy.pseudonymKey, turn.userId),
+    checkpointId: turn.checkpointId,
+    chosenRewards: UNLABELLED,
+    rejectedRewards: labelsOf(turn),
+  };
+}
+
+/**
+ * Groups a stream ordered by user message into each message's alternatives, then their pairs' records: each edit
+ * over its reply first, then the pairs among the alternatives.
+ */
 export async function* preferenceRecords(
   turns: AsyncIterable<LabelledTurn>,
   privacy: Privacy,
@@ -82,6 +97,10 @@ export async function* preferenceRecords(
 ): AsyncGenerator<PreferenceRecord> {
   let group: LabelledTurn[] = [];
   const flush = function* () {
+    for (const turn of group) {
+      const edit = editPreferenceRecord(turn, privacy);
+      if (edit) yield edit;
+    }
     for (const pair of pairsOf(group, options)) yield toPreferenceRecord(pair, privacy);
   };
   for await (const turn of turns) {

@@ -1,10 +1,8 @@
 // What the turn-path benchmarks set up around the code under test: a migrated and seeded throwaway database, the
 // paced model server, processes started and stopped by pid, and the printed table.
-import { createTestDatabase } from '@echoloop/testing';
+import { createTestDatabase, writeResultFile } from '@echoloop/testing';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -13,21 +11,12 @@ export const ROOT = path.resolve(__dirname, '..');
 export const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 /**
- * Writes a benchmark's latest result where it is committed (`bench/results/<file>`, or an absolute path): first the
- * command that reproduces it (this process's own arguments), the date and the machine, then the result. Returns
- * the path written.
+ * Writes a benchmark's latest result where it is committed (`bench/results/<file>`, or an absolute path), with the
+ * command, date and machine (writeResultFile). Returns the path written.
  */
 export function writeBenchResult(file: string, result: object): string {
   const out = path.isAbsolute(file) ? file : path.join(ROOT, 'bench/results', file);
-  const script = path.relative(ROOT, process.argv[1] ?? '');
-  const command = ['node -r @swc-node/register', script, ...process.argv.slice(2)].join(' ');
-  const cpus = os.cpus();
-  const machine = { cpus: cpus.length, cpu: cpus[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30) };
-  mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(
-    out,
-    `${JSON.stringify({ command, date: new Date().toISOString(), machine, ...result }, null, 2)}\n`,
-  );
+  writeResultFile(out, ROOT, result);
   return out;
 }
 

@@ -26,3 +26,4 @@ export {
   emptyCovariateMoments,
 } from './cuped';
 export { holmAdjust } from './holm';
+export { wilsonInterval } from './wilson';

@@ -1,3 +1,4 @@
+import { wilsonInterval } from '@echoloop/experiments';
 import { confidenceAt, DEFAULT_GUIDANCE_MIN_CONFIDENCE, type UserProfile } from '@echoloop/persona';
 import { TRUTH_FIELDS, type Truth, type TruthField } from './dataset';
 
@@ -33,8 +34,13 @@ export interface FieldScore {
   n: number;
   /** Share of conversations whose inferred value is the true one (no value counts as wrong). */
   accuracy: number;
+  /** Its 95% Wilson score interval. */
+  accuracyInterval: [number, number];
   /** Share whose value is true and confident enough to steer the prompt (confidence >= the guidance minimum). */
   confidentAccuracy: number;
+  confidentAccuracyInterval: [number, number];
+  /** Share right by guessing the field's most common true value in this set: the floor to beat. */
+  majorityBaseline: number;
   /** Share with a confident value at all, right or wrong. */
   coverage: number;
 }
@@ -57,11 +63,16 @@ export function scoreFields(results: readonly Scored[]): FieldScore[] {
       if (sure && value === truth[field]) confidentCorrect += 1;
     }
     const n = results.length;
+    const counts = new Map<unknown, number>();
+    for (const { truth } of results) counts.set(truth[field], (counts.get(truth[field]) ?? 0) + 1);
     return {
       field,
       n,
       accuracy: correct / n,
+      accuracyInterval: wilsonInterval(correct, n),
       confidentAccuracy: confidentCorrect / n,
+      confidentAccuracyInterval: wilsonInterval(confidentCorrect, n),
+      majorityBaseline: Math.max(...counts.values()) / n,
       coverage: confident / n,
     };
   });

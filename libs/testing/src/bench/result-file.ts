@@ -1,0 +1,19 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Writes a measurement's latest result where it is committed: first the command that reproduces it (this process's
+ * own arguments, the script relative to `root`), the date and the machine, then the result.
+ */
+export function writeResultFile(out: string, root: string, result: object): void {
+  const script = path.relative(root, process.argv[1] ?? '');
+  const command = ['node -r @swc-node/register', script, ...process.argv.slice(2)].join(' ');
+  const cpus = os.cpus();
+  const machine = { cpus: cpus.length, cpu: cpus[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30) };
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(
+    out,
+    `${JSON.stringify({ command, date: new Date().toISOString(), machine, ...result }, null, 2)}\n`,
+  );
+}

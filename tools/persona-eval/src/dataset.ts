@@ -23,27 +23,25 @@ export const scriptedConversationSchema = z.strictObject({
   truth: truthSchema,
   turns: z.array(z.strictObject({ user: z.string().min(1), assistant: z.string().min(1) })).min(2),
   /**
-   * What a careful extractor would report having read every user message (for the scripted test server): the
-   * development set has it; the held-out set does not, since the scripted mode only tests the pipeline.
+   * What a careful extractor would report having read every user message (for the scripted test server); a set
+   * without it runs with the fast and model inferrers only, since the scripted mode only tests the pipeline.
    */
   scriptedExtraction: z.record(z.string(), z.unknown()).optional(),
 });
 export type ScriptedConversation = z.infer<typeof scriptedConversationSchema>;
 
 /**
- * `dev`: the 16 conversations the prompts and rules were written and tuned against (and the scripted extractions);
- * `heldout`: 32 conversations written afterwards by authors who saw neither the rules, the prompts nor the dev set,
- * from a balanced list of traits, and never used to change them (heldout.spec.ts keeps their text out of both).
+ * `dev`: the 16 conversations the prompts and rules were written and tuned against, with their scripted
+ * extractions. A held-out set (written apart from the rules and never used to change them) is still to come.
  */
 export const DATASETS = {
   dev: join(__dirname, '..', 'data', 'conversations.json'),
-  heldout: join(__dirname, '..', 'data', 'heldout.json'),
 } as const;
 export type DatasetName = keyof typeof DATASETS;
 
 export const DEFAULT_DATASET = DATASETS.dev;
 
-/** A dataset by name (`dev`, `heldout`) or path. */
+/** A dataset by name (`dev`) or path. */
 export function loadDataset(nameOrPath: string = DEFAULT_DATASET): ScriptedConversation[] {
   const path = DATASETS[nameOrPath as DatasetName] ?? nameOrPath;
   return z

@@ -19,6 +19,21 @@ describe('persona inference evaluation', () => {
     expect(new Set(dataset.map((c) => c.truth.language))).toEqual(new Set(['en', 'es', 'fr', 'de']));
   });
 
+  it('gives each field a 95% interval around its accuracy, and the majority baseline to beat', async () => {
+    const result = await evaluate(dataset, fastInferrer());
+    for (const field of result.fields) {
+      expect(field.accuracyInterval[0]).toBeLessThanOrEqual(field.accuracy);
+      expect(field.accuracyInterval[1]).toBeGreaterThanOrEqual(field.accuracy);
+      expect(field.accuracyInterval[1] - field.accuracyInterval[0]).toBeGreaterThan(0.1);
+    }
+    expect(result.fields.find((f) => f.field === 'hiddenNeed')?.majorityBaseline).toBe(2 / 16);
+  });
+
+  it('refuses the scripted mode on a set without hand-written extractions: it only tests the pipeline', () => {
+    const unscripted = dataset.map(({ scriptedExtraction: _s, ...rest }) => rest);
+    expect(() => scriptedExtractionReply(unscripted)).toThrow(/test of the pipeline/);
+  });
+
   it('scores a deliberately wrong inferrer at zero on every field', async () => {
     const result = await evaluate(dataset, wrongInferrer());
     expect(result.fields.map((f) => f.accuracy)).toEqual(result.fields.map(() => 0));

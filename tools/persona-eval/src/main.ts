@@ -11,15 +11,14 @@ import { scriptedExtractionReply } from './scripted-extractor';
 const USAGE = `Persona inference evaluation: replays conversations with known traits and prints accuracy per field,
 with 95% Wilson intervals and the majority-class baseline.
 
-  npm run eval:persona -- [--dataset heldout|dev|FILE] [--inferrers fast,model,scripted,wrong]
+  npm run eval:persona -- [--dataset dev|FILE] [--inferrers fast,model,scripted,wrong]
                           [--model-url URL] [--model NAME] [--context-tokens N] [--json FILE] [--result FILE]
 
-  --dataset heldout  32 conversations kept apart from the prompts and rules (default)
-            dev      the 16 the prompts and rules were written against
+  --dataset dev      the 16 conversations the prompts and rules were written against (default)
   fast      fast features only (no model)
   model     fast + deep extraction from a real OpenAI-compatible endpoint (default: the local model server)
   scripted  fast + deep extraction from the vLLM-compatible test server replaying each conversation's
-            hand-written extraction: a test of the pipeline, dev set only
+            hand-written extraction: a test of the pipeline only
   wrong     a deliberately wrong inferrer (the floor)
   --json    the report with every conversation's misses
   --result  the report with the command, date and machine (bench/results/persona-accuracy.json is the committed one)`;
@@ -33,7 +32,7 @@ async function main(): Promise<void> {
       'model-url': { type: 'string', default: process.env.LLM_BASE_URL ?? 'http://127.0.0.1:18000/v1' },
       model: { type: 'string', default: process.env.LLM_MODEL ?? 'smollm2-135m-instruct' },
       'context-tokens': { type: 'string', default: process.env.LLM_CONTEXT_TOKENS ?? '2048' },
-      dataset: { type: 'string', default: 'heldout' },
+      dataset: { type: 'string', default: 'dev' },
       json: { type: 'string' },
       result: { type: 'string' },
       help: { type: 'boolean', default: false },

@@ -84,13 +84,19 @@ export class RlJobsRepository {
 
   /**
    * Moves an active job to `status` (with what the stage produced) and publishes the change, in one transaction.
-   * Returns the job as it now stands, or null when it had already ended (cancelled meanwhile, for instance).
+   * Returns the job as it now stands, or null when it had already ended (cancelled meanwhile, for instance) or, given
+   * `from`, had left that stage (a step run twice moves the job, and announces it, once).
    */
-  async transition(id: string, status: RlJobStatus, patch: JobPatch = {}): Promise<RlJobEntity | null> {
+  async transition(
+    id: string,
+    status: RlJobStatus,
+    patch: JobPatch = {},
+    from?: RlJobStatus,
+  ): Promise<RlJobEntity | null> {
     return this.db.transaction(async (tx) => {
       const repo = tx.getRepository(RlJobEntity);
       const job = await repo.findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
-      if (!job || isEnd(job.status)) return null;
+      if (!job || isEnd(job.status) || (from !== undefined && job.status !== from)) return null;
       const previous = job.status;
       const ended = isEnd(status);
       Object.assign(job, patch, { status }, ended && { finishedAt: new Date(), leaseOwner: null });

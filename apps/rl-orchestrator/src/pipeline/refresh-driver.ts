@@ -87,7 +87,7 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
     }
     switch (job.status) {
       case 'queued':
-        await this.jobs.transition(job.id, 'snapshotting');
+        await this.jobs.transition(job.id, 'snapshotting', {}, job.status);
         return;
       case 'snapshotting': {
         const outcome = await this.stages.snapshot(job);
@@ -95,7 +95,7 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
           await this.jobs.update(job.id, { dataset: { ...outcome.details } });
           return this.end(job, 'skipped', outcome.reason);
         }
-        await this.jobs.transition(job.id, 'training', { dataset: { ...outcome.snapshot } });
+        await this.jobs.transition(job.id, 'training', { dataset: { ...outcome.snapshot } }, job.status);
         return;
       }
       case 'training':
@@ -104,7 +104,12 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
         if (!this.stages.producesAdapter(job))
           return this.end(job, 'rendered', 'rendered: a config for a GPU cluster, no adapter to serve');
         const { checkpointId, serving } = await this.stages.serve(job);
-        await this.jobs.transition(job.id, 'gating', { checkpointId, output: { ...job.output, serving } });
+        await this.jobs.transition(
+          job.id,
+          'gating',
+          { checkpointId, output: { ...job.output, serving } },
+          job.status,
+        );
         return;
       }
       case 'gating': {
@@ -114,7 +119,7 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
           await this.stages.retire(job);
           return this.end(job, 'failed', `gate_failed: ${gate.reasons.join('; ')}`);
         }
-        await this.jobs.transition(job.id, 'experimenting', { gate: { ...gate } });
+        await this.jobs.transition(job.id, 'experimenting', { gate: { ...gate } }, job.status);
         return;
       }
       case 'experimenting': {
@@ -151,7 +156,7 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
       await this.jobs.update(job.id, results);
       return this.end(job, 'skipped', `not_generalised: ${selection.reason}`);
     }
-    await this.jobs.transition(job.id, 'loading', results);
+    await this.jobs.transition(job.id, 'loading', results, job.status);
   }
 
   private async handle(job: RlJobEntity, error: unknown): Promise<void> {

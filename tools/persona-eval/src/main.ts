@@ -11,10 +11,11 @@ import { scriptedExtractionReply } from './scripted-extractor';
 const USAGE = `Persona inference evaluation: replays conversations with known traits and prints accuracy per field,
 with 95% Wilson intervals and the majority-class baseline.
 
-  npm run eval:persona -- [--dataset dev|FILE] [--inferrers fast,model,scripted,wrong]
+  npm run eval:persona -- [--dataset heldout|dev|FILE] [--inferrers fast,model,scripted,wrong]
                           [--model-url URL] [--model NAME] [--context-tokens N] [--json FILE] [--result FILE]
 
-  --dataset dev      the 16 conversations the prompts and rules were written against (default)
+  --dataset heldout  32 conversations kept apart from the prompts and rules (default)
+            dev      the 16 the prompts and rules were written against
   fast      fast features only (no model)
   model     fast + deep extraction from a real OpenAI-compatible endpoint (default: the local model server)
   scripted  fast + deep extraction from the vLLM-compatible test server replaying each conversation's
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
       'model-url': { type: 'string', default: process.env.LLM_BASE_URL ?? 'http://127.0.0.1:18000/v1' },
       model: { type: 'string', default: process.env.LLM_MODEL ?? 'smollm2-135m-instruct' },
       'context-tokens': { type: 'string', default: process.env.LLM_CONTEXT_TOKENS ?? '2048' },
-      dataset: { type: 'string', default: 'dev' },
+      dataset: { type: 'string', default: 'heldout' },
       json: { type: 'string' },
       result: { type: 'string' },
       help: { type: 'boolean', default: false },

@@ -1,6 +1,7 @@
 import type { TurnSignals } from '@echoloop/persistence';
 import { statedScore } from '@echoloop/rewards';
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 
 /** Where a reference reply came from: the user's edit of the reply, the alternative they kept, one they rated higher. */
 export type ReferenceSource = 'edit' | 'kept' | 'rated';
@@ -39,12 +40,12 @@ export function referenceFor(
   if (kept) return { source: 'kept', turnId: kept.turnId, text: shown(kept) };
   const mine = statedScore(turn.signals);
   if (mine === null) return null;
-  let best: Alternative | undefined;
-  for (const a of others) {
-    const score = statedScore(a.signals);
-    if (score !== null && score > mine && score > (best ? (statedScore(best.signals) ?? 0) : 0)) best = a;
+  let best: { alternative: Alternative; score: number } | undefined;
+  for (const alternative of others) {
+    const score = statedScore(alternative.signals) ?? -Infinity;
+    if (score > mine && score > (best?.score ?? -Infinity)) best = { alternative, score };
   }
-  return best ? { source: 'rated', turnId: best.turnId, text: shown(best) } : null;
+  return best ? { source: 'rated', turnId: best.alternative.turnId, text: shown(best.alternative) } : null;
 }
 
 /** What a label records of its reference: enough to tell whether the reference has changed since (not the text). */
@@ -62,9 +63,5 @@ export const referenceNote = (reference: EmpathyReference | null): ReferenceNote
   };
 
 /** Whether a label judged with `stored` (its details' `reference`) was judged against this reference. */
-export function sameReference(stored: unknown, reference: EmpathyReference | null): boolean {
-  const note = referenceNote(reference);
-  const old = (stored ?? null) as ReferenceNote | null;
-  if (note === null || old === null) return note === old;
-  return old.source === note.source && old.turnId === note.turnId && old.sha256 === note.sha256;
-}
+export const sameReference = (stored: unknown, reference: EmpathyReference | null): boolean =>
+  isDeepStrictEqual(stored ?? null, referenceNote(reference));

@@ -201,7 +201,8 @@ function conversation() {
   };
 }
 
-async function setUp(onJudge: (component: string) => void = () => undefined) {
+/** `onJudge` may throw, or answer 'fail' for a judge that gave no readable answer (JudgeRunner's failed outcome). */
+async function setUp(onJudge: (component: string) => 'fail' | undefined = () => undefined) {
   const store = new MemoryLabelStore();
   const judgeCalls: string[] = [];
   const counted: { labels: Record<string, string>; by: number }[] = [];
@@ -211,9 +212,10 @@ async function setUp(onJudge: (component: string) => void = () => undefined) {
     model: 'judge',
     judge: async <T>(call: JudgeCall<T>) => {
       judgeCalls.push(call.component);
-      onJudge(call.component);
       const comparative = JSON.stringify(call.messages()).includes('reference_reply');
       references.push(comparative ? JSON.stringify(call.messages()) : null);
+      if (onJudge(call.component) === 'fail')
+        return { ok: false as const, error: 'judge down', raw: null, model: 'judge' };
       const raw = comparative
         ? 'Less attuned than the reference.\nVerdict: worse'
         : (VERDICTS[call.component] ?? '');
@@ -352,9 +354,10 @@ describe('TurnLabeller', () => {
     let pickDuringJudging: MemoryLabelStore | undefined;
     // The swipe arrives after the batch read the turns, while the live emotion judge is answering.
     const { labeller, store } = await setUp((component) => {
-      if (component !== 'live_emotion' || !pickDuringJudging) return;
+      if (component !== 'live_emotion' || !pickDuringJudging) return undefined;
       pick(pickDuringJudging, question, regenerated);
       pickDuringJudging = undefined;
+      return undefined;
     });
     await labeller.onTurns([question, regenerated]);
     pickDuringJudging = store;
@@ -486,18 +489,23 @@ describe('TurnLabeller: empathy against the reference the user gives later', () 
 
   it('leaves the label as it was when the judge cannot answer', async () => {
     let failing = false;
-    const { labeller, store, feedback } = await setUp((component) => {
-      if (failing && component === 'empathy') throw new Error('judge down');
-    });
+    const { labeller, store, feedback, references } = await setUp((component) =>
+      failing && component === 'empathy' ? 'fail' : undefined,
+    );
     const turn = conversation()('hello');
     await labeller.onTurns([turn]);
     const before = empathyOf(store, turn.turnId);
     failing = true;
-    await labeller
-      .onFeedback(turn.turnId, { edit: { content: 'Hi!', editedAt: '2026-11-24T10:05:00.000Z' } })
-      .catch(() => undefined);
+    await labeller.onFeedback(turn.turnId, {
+      edit: { content: 'Hi!', editedAt: '2026-11-24T10:05:00.000Z' },
+    });
+    expect(references.at(-1)).toContain('Hi!');
     expect(empathyOf(store, turn.turnId)).toEqual(before);
     expect(feedback.replaced).toEqual([]);
+    // The judge back, the next feedback judges against the edit.
+    failing = false;
+    await labeller.onFeedback(turn.turnId, { stars: 2 });
+    expect(empathyOf(store, turn.turnId)?.details).toMatchObject({ reference: { source: 'edit' } });
   });
 });
 

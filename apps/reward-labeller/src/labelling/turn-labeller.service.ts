@@ -149,13 +149,6 @@ export class TurnLabeller {
   }
 
   /**
-   * Echo-N1's empathy judge compares a reply with a reference when there is one, and the user gives one only
-   * later: an edit, the alternative they kept, one they rated higher (references.ts). Each judged empathy label of
-   * the message's alternatives whose reference has changed is judged again and revised through the feedback path;
-   * a redelivery finds the reference unchanged and does nothing. A judge that fails leaves the label as it was (the
-   * next feedback tries again).
-   */
-  /**
    * Feedback that came while a reply was being judged (or before it arrived) found no empathy label to judge
    * again: now there is one.
    */
@@ -164,6 +157,13 @@ export class TurnLabeller {
       await this.judgeAgainstReferences(turnId);
   }
 
+  /**
+   * Echo-N1's empathy judge compares a reply with a reference when there is one, and the user gives one only
+   * later: an edit, the alternative they kept, one they rated higher (references.ts). Each judged empathy label of
+   * the message's alternatives whose reference has changed is judged again and revised through the feedback path;
+   * a redelivery finds the reference unchanged and does nothing. A judge that fails leaves the label as it was (the
+   * next feedback tries again).
+   */
   private async judgeAgainstReferences(turnId: string): Promise<void> {
     const alternatives = await this.feedback.alternativesOf(turnId, this.version);
     for (const turn of alternatives) {

@@ -12,6 +12,7 @@
 const FLOORS = {
   'chat-gateway': [
     ['app.module.ts', 'main.ts', 'web-app.ts', 'cluster'],
+    ['openai'],
     ['chat'],
     ['director', 'memory', 'persona'],
     ['experiments', 'datasets', 'staff-services', 'users'],

@@ -4,6 +4,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
 import { DatasetsModule } from './datasets/datasets.module';
 import { ChatModule } from './chat/chat.module';
+import { OpenAiModule } from './openai/openai.module';
 import { ConversationsModule } from './conversations/conversations.module';
 import type { GatewayEnv } from './env';
 import { GatewayConfigModule } from './gateway-config.module';
@@ -27,6 +28,7 @@ export class AppModule {
         AuthModule,
         ConversationsModule,
         ChatModule,
+        OpenAiModule,
         UsersModule,
         DatasetsModule,
         StaffServicesModule,

@@ -1,6 +1,6 @@
 import { DEFAULT_CARD_LIMITS } from '@echoloop/character-cards';
 import type { z } from 'zod';
-import { bodyLimits } from './body-limits';
+import { bodyLimits, CLIENT_HISTORY_BYTES } from './body-limits';
 import { sendMessageSchema } from './chat/chat.schemas';
 import { feedbackSchema } from './chat/feedback.service';
 import { createCheckpointSchema } from './checkpoints/checkpoint.schemas';
@@ -66,11 +66,12 @@ describe('chat-gateway body limits', () => {
     expect(bytesOf(feedbackSchema, feedback)).toBeLessThanOrEqual(limit);
   });
 
-  it('a card sent as JSON may be as large as a card file', () => {
+  it('a card sent as JSON may be as large as a card file, a resent history as CLIENT_HISTORY_BYTES', () => {
     const routes = bodyLimits({ MAX_MESSAGE_CHARS: 4_000 }).routes ?? [];
     expect(routes.map((r) => [r.method, r.path, r.bytes])).toEqual([
       ['POST', '/v1/characters', DEFAULT_CARD_LIMITS.maxBytes],
       ['PATCH', '/v1/characters/:id', DEFAULT_CARD_LIMITS.maxBytes],
+      ['POST', '/v1/chat/completions', CLIENT_HISTORY_BYTES],
     ]);
   });
 });

@@ -51,6 +51,35 @@ export function modelNotFoundError(model: string, servedNames: readonly string[]
   });
 }
 
+/**
+ * OpenAI's own error shape for an error the gateway raised (`{code, message}`): the SDKs pick their error class by
+ * status and read `type` and `code`; ours keeps its precise code unless OpenAI has a name its clients know.
+ */
+export function openAiErrorFor(status: number, code: string, message: string, param: string | null = null) {
+  return { error: { message, type: openAiErrorType(status), param, code: OPENAI_CODES[code] ?? code } };
+}
+
+const OPENAI_CODES: Readonly<Record<string, string>> = {
+  unauthorized: 'invalid_api_key',
+  api_key_invalid: 'invalid_api_key',
+  api_key_revoked: 'invalid_api_key',
+  api_key_expired: 'invalid_api_key',
+  api_key_rotated: 'invalid_api_key',
+  api_key_owner_inactive: 'invalid_api_key',
+  rate_limited: 'rate_limit_exceeded',
+  too_many_streams: 'rate_limit_exceeded',
+  quota_exceeded: 'insufficient_quota',
+  model_not_found: 'model_not_found',
+};
+
+function openAiErrorType(status: number): string {
+  if (status === 401) return 'authentication_error';
+  if (status === 403) return 'permission_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
 function defaultErrorType(status: number): string {
   if (status === 404) return 'NotFoundError';
   if (status >= 500) return 'InternalServerError';

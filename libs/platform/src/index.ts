@@ -40,8 +40,10 @@ export { ApiKeysModule, type ApiKeysModuleOptions } from './api-keys/api-keys.mo
 export {
   ApiKeysService,
   LAST_USED_WRITE_INTERVAL_MS,
+  MAX_PERSONAL_KEYS,
   type ApiKeyPrincipal,
   type Minter,
+  type PersonalKeyPrincipal,
 } from './api-keys/api-keys.service';
 export { ApiKeyRepository } from './api-keys/api-key.repository';
 export { API_KEY_POLICY, API_KEY_SERVICE_NAME } from './api-keys/api-keys.tokens';
@@ -57,11 +59,15 @@ export {
   apiKeyView,
   apiKeyWithSecret,
   createApiKeySchema,
+  createPersonalKeySchema,
+  personalKeyList,
+  personalKeyWithSecret,
   rotateApiKeySchema,
   type CreateApiKeyInput,
+  type CreatePersonalKeyInput,
   type RotateApiKeyInput,
 } from './api-keys/api-key.schemas';
-export { API_KEY_PREFIX, generateApiKey, hashApiKey } from './api-keys/api-key-secret';
+export { API_KEY_PREFIX, generateApiKey, hashApiKey, PERSONAL_KEY_PREFIX } from './api-keys/api-key-secret';
 export { REQUIRED_ROLES, Roles } from './api-keys/roles.decorator';
 export { CLOCK, systemClock, type Clock } from './clock';
 export {

@@ -24,6 +24,11 @@ export interface PromptInput {
   direction?: string;
   /** Crisis resources and instructions when the turn is flagged. */
   safetyInstructions?: string;
+  /**
+   * A client's own system prompt (the OpenAI-compatible endpoint): it replaces the card's definition, world info
+   * and post-history instructions, which the client did not ask for.
+   */
+  systemPrompt?: string;
 }
 
 export interface Prompt {
@@ -58,7 +63,8 @@ export function buildPrompt(input: PromptInput): Prompt {
   const names = { char: characterNameForMacros(card), user: input.userName };
   const budget = Math.floor(input.budgetTokens * SAFETY_MARGIN);
   const recent = [...input.history.map((m) => m.content), input.userMessage];
-  const lore = activateLorebook(card.data.character_book, {
+  const clientPrompt = input.systemPrompt?.trim() ? input.systemPrompt : undefined;
+  const lore = activateLorebook(clientPrompt === undefined ? card.data.character_book : undefined, {
     recentMessages: recent,
     budgetTokens: Math.floor(budget * LOREBOOK_SHARE),
     estimateTokens: estimate,
@@ -68,7 +74,7 @@ export function buildPrompt(input: PromptInput): Prompt {
     : '';
   const memory = input.memory ? `What you remember from earlier in this conversation:\n${input.memory}` : '';
   const system = [
-    characterDefinition(card),
+    clientPrompt ?? characterDefinition(card),
     worldInfo,
     memory,
     input.personaGuidance,
@@ -79,7 +85,7 @@ export function buildPrompt(input: PromptInput): Prompt {
     .map((part) => applyMacros(part, names))
     .join('\n\n');
   const head: ChatMessage = { role: 'system', content: system };
-  const postHistory = card.data.post_history_instructions.trim();
+  const postHistory = clientPrompt === undefined ? card.data.post_history_instructions.trim() : '';
   const tail: ChatMessage[] = [
     ...(postHistory ? [{ role: 'system' as const, content: applyMacros(postHistory, names) }] : []),
     { role: 'user', content: input.userMessage },

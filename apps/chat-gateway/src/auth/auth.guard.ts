@@ -2,14 +2,15 @@ import {
   type CanActivate,
   type ExecutionContext,
   ForbiddenException,
+  HttpException,
   Injectable,
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Role } from '@echoloop/persistence';
 import type { Request } from 'express';
-import { ApiKeysService, IS_PUBLIC, RetryAfterException } from '@echoloop/platform';
-import { REQUIRED_ROLES } from './auth.decorators';
+import { ApiKeysService, IS_PUBLIC, PERSONAL_KEY_PREFIX, RetryAfterException } from '@echoloop/platform';
+import { PERSONAL_KEYS, REQUIRED_ROLES } from './auth.decorators';
 import type { Principal } from './principal';
 import { SessionStates } from './session-states';
 
@@ -77,14 +78,44 @@ export class AuthGuard implements CanActivate {
     }
     const token = bearerToken(request.headers.authorization);
     if (!token) return undefined;
+    if (token.startsWith(PERSONAL_KEY_PREFIX)) return this.personalKey(token, targets);
     try {
       return await this.sessions.authenticate(token);
     } catch (error) {
-      // The account could not be read (the database is away): try again, not "sign in again".
-      throw Object.assign(
-        new RetryAfterException(503, 'unavailable', 'The service is briefly unavailable; try again', 2),
-        { cause: error },
-      );
+      throw unavailable(error);
     }
   }
+
+  /** A user's personal key: only on the routes that take one, as its owner with a user's role and nothing more. */
+  private async personalKey(
+    token: string,
+    targets: Parameters<Reflector['getAllAndOverride']>[1],
+  ): Promise<Principal> {
+    if (!this.reflector.getAllAndOverride<boolean>(PERSONAL_KEYS, targets)) {
+      throw new ForbiddenException({
+        error: {
+          code: 'api_key_route_not_allowed',
+          message: 'A personal key works on the OpenAI-compatible chat routes and reply feedback only',
+        },
+      });
+    }
+    const key = await this.apiKeys.authorizePersonal(token).catch((error: unknown) => {
+      if (error instanceof HttpException) throw error;
+      throw unavailable(error);
+    });
+    return {
+      userId: key.userId,
+      roles: ['user'],
+      kind: 'user',
+      personalKey: { id: key.keyId, name: key.keyName, personaGuidance: key.personaGuidance },
+    };
+  }
+}
+
+/** The account could not be read (the database is away): try again, not "sign in again". */
+function unavailable(cause: unknown): RetryAfterException {
+  return Object.assign(
+    new RetryAfterException(503, 'unavailable', 'The service is briefly unavailable; try again', 2),
+    { cause },
+  );
 }

@@ -12,6 +12,7 @@ import { AuthRepository } from './auth.repository';
 import { AuthService } from './auth.service';
 import { LoginThrottle } from './login-throttle';
 import { MeController } from './me.controller';
+import { PersonalKeysController } from './personal-keys.controller';
 import { SessionStates } from './session-states';
 import { TokenService } from './token.service';
 
@@ -23,7 +24,7 @@ import { TokenService } from './token.service';
       policy: { inject: [GATEWAY_ENV], useFactory: (env: GatewayEnv) => apiKeyPolicy(env) },
     }),
   ],
-  controllers: [AuthController, MeController, ApiKeysController],
+  controllers: [AuthController, MeController, ApiKeysController, PersonalKeysController],
   providers: [
     AccountChanges,
     AccountChangesFromDatabase,

@@ -30,20 +30,23 @@ export class AfterReply {
     ) {
       this.deepPersona.schedule(conversation.userId, conversation.id, recorded.reply.createdAt);
     }
-    this.director.consider(
-      conversation,
-      context.userTurn,
-      {
-        characterName: context.characterName,
-        transcript: [
-          ...context.history,
-          { role: 'user', content: userMessage.content },
-          { role: 'assistant', content: recorded.reply.content },
-        ],
-        personaGuidance: context.persona.guidance,
-      },
-      checkpoint,
-    );
+    // A client's conversation (the OpenAI-compatible endpoint) follows the client's prompt: no director notes.
+    if (conversation.clientName === null) {
+      this.director.consider(
+        conversation,
+        context.userTurn,
+        {
+          characterName: context.characterName,
+          transcript: [
+            ...context.history,
+            { role: 'user', content: userMessage.content },
+            { role: 'assistant', content: recorded.reply.content },
+          ],
+          personaGuidance: context.persona.guidance,
+        },
+        checkpoint,
+      );
+    }
     this.memory.remember(
       {
         conversationId: conversation.id,

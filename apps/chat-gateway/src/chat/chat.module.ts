@@ -63,5 +63,6 @@ import { TurnService } from './turn.service';
     FeedbackRepository,
     ...OUTBOX_RELAY_PROVIDERS,
   ],
+  exports: [TurnService, RepliesService],
 })
 export class ChatModule {}

@@ -1,7 +1,7 @@
 import { ApiDoc, ZodValidationPipe } from '@echoloop/platform';
 import { Body, Controller, Headers, HttpCode, Param, ParseUUIDPipe, Patch, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { CurrentPrincipal } from '../auth/auth.decorators';
+import { CurrentPrincipal, PersonalKeys } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { messageResponse } from '../conversations/conversation.responses';
 import { messageView } from '../conversations/conversations.service';
@@ -56,6 +56,7 @@ export class RepliesController {
 
   @Post('feedback')
   @HttpCode(200)
+  @PersonalKeys()
   @ApiDoc({
     summary: 'Thumbs, stars, a comment or tags on a reply, at any time',
     description:

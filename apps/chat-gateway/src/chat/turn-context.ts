@@ -58,13 +58,17 @@ export class TurnContextBuilder {
     );
     const history: ChatMessage[] = earlier.map((m) => ({ role: m.role, content: m.content }));
     const card = this.cards.get(inputs.card);
+    // A client's conversation (the OpenAI-compatible endpoint) has the client's prompt, not the director's notes,
+    // and the persona's guidance only when the client's key asks for it.
+    const client = conversation.clientName !== null;
     const prompt = buildPrompt({
       card,
       userName: inputs.userName,
       history,
       memory: conversation.summary,
-      personaGuidance: persona.guidance,
-      direction: this.director.guidanceFor(conversation, userTurn),
+      ...(conversation.clientSystemPrompt !== null && { systemPrompt: conversation.clientSystemPrompt }),
+      ...((!client || conversation.clientPersonaGuidance) && { personaGuidance: persona.guidance }),
+      ...(!client && { direction: this.director.guidanceFor(conversation, userTurn) }),
       tokenFactor,
       userMessage: userMessage.content,
       budgetTokens: checkpoint.contextTokens - maxTokens,
@@ -85,7 +89,7 @@ export class TurnContextBuilder {
 
   /**
    * Whether `build` gives `guess` the context it gives `stored`: the same message (id and text), history, turn,
-   * names, card, summary, director note and profile, which is all it reads. Only the message's time may differ
+   * names, card, summary, client prompt, director note and profile, which is all it reads. Only the message's time may differ
    * (the guess's is when the message arrived, the stored one when the statement ran): the persona's observations
    * decay over minutes to years, so those milliseconds change nothing.
    */
@@ -96,6 +100,8 @@ export class TurnContextBuilder {
       guess.userTurn === stored.userTurn &&
       guess.userName === stored.userName &&
       guess.conversation.summary === stored.conversation.summary &&
+      guess.conversation.clientSystemPrompt === stored.conversation.clientSystemPrompt &&
+      guess.conversation.clientPersonaGuidance === stored.conversation.clientPersonaGuidance &&
       isDeepStrictEqual(guess.conversation.director, stored.conversation.director) &&
       sameHistory(guess.history, stored.history) &&
       sameProfile(guess.profile, stored.profile) &&

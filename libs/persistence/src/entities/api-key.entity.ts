@@ -10,17 +10,29 @@ export const API_KEY_SERVICES = [
 ] as const;
 export type ApiKeyService = (typeof API_KEY_SERVICES)[number];
 
+/** `service`: a staff or app credential (x-api-key); `personal`: a user's own key for OpenAI-compatible clients. */
+export const API_KEY_KINDS = ['service', 'personal'] as const;
+export type ApiKeyKind = (typeof API_KEY_KINDS)[number];
+
 /**
  * A service's credential, scoped to roles and services, with an expiry. Only the SHA-256 of the secret is stored;
  * the secret itself is shown once, when the key is created or rotated.
  */
 @Entity({ name: 'api_keys' })
+@Index('api_keys_personal_owner_idx', ['createdBy'], { where: "kind = 'personal'" })
 export class ApiKeyEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
 
   @Column({ type: 'text' })
   name!: string;
+
+  @Column({ type: 'text', default: 'service' })
+  kind!: ApiKeyKind;
+
+  /** A personal key's choice: whether replies to its client are adapted to the owner's inferred personality. */
+  @Column({ name: 'persona_guidance', type: 'boolean', default: false })
+  personaGuidance!: boolean;
 
   @Column({ name: 'key_hash', type: 'text', unique: true })
   keyHash!: string;
@@ -35,6 +47,7 @@ export class ApiKeyEntity {
   @Column({ type: 'text', array: true })
   services!: ApiKeyService[];
 
+  /** Whoever minted the key (its owner): the key holds only while they do. Null for keys the seed mints. */
   @Column({ name: 'created_by', type: 'uuid', nullable: true })
   createdBy!: string | null;
 

@@ -15,6 +15,10 @@ import { UserEntity } from './user.entity';
 @Index('conversations_user_recent_idx', ['userId', 'updatedAt'])
 // The retention sweep deletes the oldest conversations first, in batches.
 @Index('conversations_updated_idx', ['updatedAt'])
+/** An OpenAI-compatible client's conversations, found again by the history it resends. */
+@Index('conversations_client_thread_idx', ['userId', 'clientThreadKey'], {
+  where: 'client_thread_key IS NOT NULL',
+})
 export class ConversationEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -47,6 +51,22 @@ export class ConversationEntity {
   /** The director's latest decision (every 5 user turns); its note guides the reply to the next user turn. */
   @Column({ type: 'jsonb', nullable: true })
   director!: DirectorNote | null;
+
+  /** The OpenAI-compatible client that holds this conversation (its key's name); null for Echoloop's own apps. */
+  @Column({ name: 'client_name', type: 'text', nullable: true })
+  clientName!: string | null;
+
+  /** That client's own system prompt, which replaces the character's definition in the prompt. */
+  @Column({ name: 'client_system_prompt', type: 'text', nullable: true })
+  clientSystemPrompt!: string | null;
+
+  /** A digest of how the client's history begins (model, system prompt, first message): finds it when resent. */
+  @Column({ name: 'client_thread_key', type: 'text', nullable: true })
+  clientThreadKey!: string | null;
+
+  /** Whether that client's key asked for replies adapted to the user's inferred personality. */
+  @Column({ name: 'client_persona_guidance', type: 'boolean', default: false })
+  clientPersonaGuidance!: boolean;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -36,7 +36,13 @@ export {
   AdapterPlacementEntity,
   type AdapterPlacementState,
 } from './adapter-placement.entity';
-export { API_KEY_SERVICES, ApiKeyEntity, type ApiKeyService } from './api-key.entity';
+export {
+  API_KEY_KINDS,
+  API_KEY_SERVICES,
+  ApiKeyEntity,
+  type ApiKeyKind,
+  type ApiKeyService,
+} from './api-key.entity';
 export { CharacterAssetEntity } from './character-asset.entity';
 export { CharacterEntity, type CardSpec } from './character.entity';
 export {

@@ -20,6 +20,24 @@ export const apiKeyErrors = {
     new UnauthorizedException(
       body('api_key_rotated', 'This secret was replaced by a rotation; use the new one'),
     ),
+  personalKey: () =>
+    new ForbiddenException(
+      body(
+        'api_key_personal',
+        'A personal key is a Bearer token for the chat routes of OpenAI-compatible clients, not an x-api-key',
+      ),
+    ),
+  ownerInactive: () =>
+    new UnauthorizedException(
+      body(
+        'api_key_owner_inactive',
+        "This API key's owner no longer has the account or the roles it was made with",
+      ),
+    ),
+  tooManyPersonal: (max: number) =>
+    new ConflictException(
+      body('too_many_api_keys', `You hold ${max} live keys already; revoke one you no longer use`),
+    ),
   wrongService: (service: string) =>
     new ForbiddenException(body('api_key_service_not_allowed', `This API key is not scoped to ${service}`)),
   userRoute: () =>

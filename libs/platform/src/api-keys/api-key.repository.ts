@@ -1,12 +1,13 @@
-import { ApiKeyEntity, type Role, UserEntity } from '@echoloop/persistence';
+import { ApiKeyEntity, type ApiKeyKind, type Role, UserEntity } from '@echoloop/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, type Repository } from 'typeorm';
+import { IsNull, MoreThan, type Repository } from 'typeorm';
 
 export type NewApiKey = Pick<
   ApiKeyEntity,
   'name' | 'keyHash' | 'prefix' | 'roles' | 'services' | 'createdBy' | 'expiresAt'
->;
+> &
+  Partial<Pick<ApiKeyEntity, 'kind' | 'personaGuidance'>>;
 
 export interface Rotation {
   id: string;
@@ -39,8 +40,22 @@ export class ApiKeyRepository {
     return this.keys.save(this.keys.create(key));
   }
 
-  list(): Promise<ApiKeyEntity[]> {
-    return this.keys.find({ order: { createdAt: 'ASC' } });
+  /** Keys of one kind, oldest first; personal keys only of their owner. */
+  list(kind: ApiKeyKind, owner?: string): Promise<ApiKeyEntity[]> {
+    return this.keys.find({
+      where: { kind, ...(owner !== undefined && { createdBy: owner }) },
+      order: { createdAt: 'ASC' },
+    });
+  }
+
+  /** How many of the owner's personal keys can still be used. */
+  countLivePersonal(owner: string, now: Date): Promise<number> {
+    return this.keys.countBy({
+      kind: 'personal',
+      createdBy: owner,
+      revokedAt: IsNull(),
+      expiresAt: MoreThan(now),
+    });
   }
 
   /** False when the key was revoked or rotated by someone else in the meantime. */
@@ -59,8 +74,16 @@ export class ApiKeyRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  async revoke(id: string, at: Date): Promise<boolean> {
-    const result = await this.keys.update({ id, revokedAt: IsNull() }, { revokedAt: at });
+  /** Revokes a live key; with `owner`, only that owner's personal key. */
+  async revoke(id: string, at: Date, owner?: string): Promise<boolean> {
+    const result = await this.keys.update(
+      {
+        id,
+        revokedAt: IsNull(),
+        ...(owner !== undefined && { kind: 'personal' as const, createdBy: owner }),
+      },
+      { revokedAt: at },
+    );
     return (result.affected ?? 0) > 0;
   }
 

@@ -26,10 +26,27 @@ export const createApiKeySchema = z
   })
   .strict();
 
+/** A user's own key for an OpenAI-compatible client. */
+export const createPersonalKeySchema = z
+  .object({
+    name: userText()
+      .trim()
+      .min(1)
+      .max(100)
+      .describe('The client it is for (SillyTavern, Open WebUI, a script): recorded with its conversations'),
+    personaGuidance: z
+      .boolean()
+      .default(false)
+      .describe("Adapt replies to this client to your inferred personality (off: the client's prompt only)"),
+    expiresAt,
+  })
+  .strict();
+
 export const rotateApiKeySchema = z.object({ expiresAt }).strict().optional();
 
 export type CreateApiKeyInput = z.infer<typeof createApiKeySchema>;
 export type RotateApiKeyInput = z.infer<typeof rotateApiKeySchema>;
+export type CreatePersonalKeyInput = z.infer<typeof createPersonalKeySchema>;
 
 /** A key as the routes answer it: never its hash; the secret itself only once, in `key`, on create and rotate. */
 export const apiKeyView = z.object({
@@ -53,4 +70,18 @@ export const apiKeyView = z.object({
 export const apiKeyList = z.object({ items: z.array(apiKeyView) });
 export const apiKeyWithSecret = apiKeyView.extend({
   key: z.string().describe('The secret: shown in this answer only, never again'),
+});
+
+export const personalKeyView = apiKeyView
+  .pick({ id: true, name: true, prefix: true, status: true, createdAt: true, expiresAt: true })
+  .extend({
+    personaGuidance: z.boolean(),
+    revokedAt: z.iso.datetime().nullable(),
+    lastUsedAt: z.iso.datetime().nullable(),
+  });
+export const personalKeyList = z.object({ items: z.array(personalKeyView) });
+export const personalKeyWithSecret = personalKeyView.extend({
+  key: z
+    .string()
+    .describe('The secret, to give your client as its OpenAI API key: shown in this answer only'),
 });

@@ -6,7 +6,7 @@ import type { ApiKeyPolicy } from './api-key-policy';
 import { ApiKeyRepository, type NewApiKey, type Rotation } from './api-key.repository';
 import { createApiKeySchema } from './api-key.schemas';
 import { hashApiKey } from './api-key-secret';
-import { ApiKeysService, LAST_USED_WRITE_INTERVAL_MS } from './api-keys.service';
+import { ApiKeysService, LAST_USED_WRITE_INTERVAL_MS, MAX_PERSONAL_KEYS } from './api-keys.service';
 import { API_KEY_POLICY, API_KEY_SERVICE_NAME } from './api-keys.tokens';
 
 const DAY = 86_400_000;
@@ -26,6 +26,8 @@ class FakeRepository {
   }
   async insert(key: NewApiKey) {
     const row = {
+      kind: 'service',
+      personaGuidance: false,
       ...key,
       id: `key-${this.rows.length + 1}`,
       createdAt: new Date(),
@@ -38,8 +40,13 @@ class FakeRepository {
     this.rows.push(row);
     return row;
   }
-  async list() {
-    return this.rows;
+  async list(kind: string, owner?: string) {
+    return this.rows.filter((r) => r.kind === kind && (owner === undefined || r.createdBy === owner));
+  }
+  async countLivePersonal(owner: string, now: Date) {
+    return this.rows.filter(
+      (r) => r.kind === 'personal' && r.createdBy === owner && !r.revokedAt && r.expiresAt > now,
+    ).length;
   }
   async rotate(r: Rotation) {
     const row = this.rows.find((k) => k.id === r.id && k.keyHash === r.currentHash && !k.revokedAt);
@@ -54,10 +61,11 @@ class FakeRepository {
     });
     return true;
   }
-  async revoke(id: string, at: Date) {
+  async revoke(id: string, at: Date, owner?: string) {
     const row = await this.findLive(id);
-    if (row) row.revokedAt = at;
-    return row !== null;
+    if (!row || (owner !== undefined && (row.kind !== 'personal' || row.createdBy !== owner))) return false;
+    row.revokedAt = at;
+    return true;
   }
   async touch(id: string, at: Date) {
     this.touches.push({ id, at });
@@ -117,6 +125,91 @@ async function failure(promise: Promise<unknown>): Promise<{ status: number; cod
 }
 
 describe('ApiKeysService', () => {
+  describe("a key's owner", () => {
+    it('takes the power of the keys they minted at once when disabled or erased, demoted, or stripped of a role', async () => {
+      for (const change of [
+        (t: Awaited<ReturnType<typeof setup>>) => t.repo.users.delete('admin'),
+        (t: Awaited<ReturnType<typeof setup>>) => t.repo.users.set('admin', ['experimenter', 'analyst']),
+        (t: Awaited<ReturnType<typeof setup>>) => t.repo.users.set('admin', ['admin', 'analyst']),
+      ]) {
+        const t = await setup();
+        const { key } = await t.mint({});
+        await expect(t.keys.authorize(key, ['experimenter'])).resolves.toMatchObject({ kind: 'service' });
+        change(t);
+        expect(await failure(t.keys.authorize(key, ['experimenter']))).toEqual({
+          status: 401,
+          code: 'api_key_owner_inactive',
+        });
+      }
+    });
+
+    it('leaves keys nobody minted (the seed) and keys whose owner keeps their roles alone', async () => {
+      const t = await setup();
+      const { key } = await t.mint({});
+      t.repo.rows[0]!.createdBy = null;
+      t.repo.users.delete('admin');
+      await expect(t.keys.authorize(key, ['experimenter'])).resolves.toMatchObject({ kind: 'service' });
+    });
+  });
+
+  describe('personal keys', () => {
+    const personal = { name: 'SillyTavern', personaGuidance: true };
+
+    it("act as their owner, only as a Bearer key, and end with the owner's account", async () => {
+      const t = await setup('chat-gateway');
+      t.repo.users.set('mia', ['user']);
+      const { key, id } = await t.keys.mintPersonal('mia', personal);
+      expect(key.startsWith('elp_')).toBe(true);
+      await expect(t.keys.authorizePersonal(key)).resolves.toEqual({
+        userId: 'mia',
+        keyId: id,
+        keyName: 'SillyTavern',
+        personaGuidance: true,
+      });
+      expect(await failure(t.keys.authorize(key, ['user']))).toEqual({
+        status: 401,
+        code: 'api_key_invalid',
+      });
+      const { key: staff } = await t.mint({ services: ['chat-gateway'] });
+      expect(await failure(t.keys.authorizePersonal(staff))).toEqual({
+        status: 401,
+        code: 'api_key_invalid',
+      });
+      t.repo.users.delete('mia');
+      expect(await failure(t.keys.authorizePersonal(key))).toEqual({
+        status: 401,
+        code: 'api_key_owner_inactive',
+      });
+    });
+
+    it("are listed and revoked by their owner only, never in the staff keys' list", async () => {
+      const t = await setup('chat-gateway');
+      t.repo.users.set('mia', ['user']);
+      t.repo.users.set('leo', ['user']);
+      const { id } = await t.keys.mintPersonal('mia', personal);
+      expect(await t.keys.list()).toEqual([]);
+      expect((await t.keys.listPersonal('mia')).map((k) => k.id)).toEqual([id]);
+      expect(await t.keys.listPersonal('leo')).toEqual([]);
+      expect(await failure(t.keys.revokePersonal('leo', id))).toEqual({ status: 404, code: 'not_found' });
+      await t.keys.revokePersonal('mia', id);
+      expect((await t.keys.listPersonal('mia'))[0]).toMatchObject({ status: 'revoked' });
+    });
+
+    it('are refused to an account that is gone, and bounded per user', async () => {
+      const t = await setup('chat-gateway');
+      expect(await failure(t.keys.mintPersonal('ghost', personal))).toEqual({
+        status: 401,
+        code: 'unauthorized',
+      });
+      t.repo.users.set('mia', ['user']);
+      for (let i = 0; i < MAX_PERSONAL_KEYS; i++) await t.keys.mintPersonal('mia', personal);
+      expect(await failure(t.keys.mintPersonal('mia', personal))).toEqual({
+        status: 409,
+        code: 'too_many_api_keys',
+      });
+    });
+  });
+
   describe('authorize', () => {
     it('accepts a live key scoped to this service with one of the route roles, and names it as a service', async () => {
       const t = await setup();

@@ -1,8 +1,8 @@
-import { type ArgumentsHost, Logger } from '@nestjs/common';
+import { type ArgumentsHost, BadRequestException, Logger, UnauthorizedException } from '@nestjs/common';
 import { ErrorFilter } from './error.filter';
 
 describe('ErrorFilter', () => {
-  const respond = (exception: unknown) => {
+  const respond = (exception: unknown, path = '/v1/conversations') => {
     const sent: { status?: number; body?: unknown } = {};
     const res = {
       headersSent: false,
@@ -15,7 +15,9 @@ describe('ErrorFilter', () => {
         sent.body = body;
       },
     };
-    const host = { switchToHttp: () => ({ getResponse: () => res }) } as unknown as ArgumentsHost;
+    const host = {
+      switchToHttp: () => ({ getResponse: () => res, getRequest: () => ({ path }) }),
+    } as unknown as ArgumentsHost;
     new ErrorFilter().catch(exception, host);
     return sent;
   };
@@ -35,6 +37,33 @@ describe('ErrorFilter', () => {
       status: 415,
       body: { error: { code: 'unsupported_media_type' } },
     });
+  });
+
+  it("answers on OpenAI's routes in OpenAI's shape: type by status, the field refused as param", () => {
+    const invalid = new BadRequestException({
+      error: {
+        code: 'validation_failed',
+        message: 'Request is invalid',
+        details: [{ path: 'model', message: 'x' }],
+      },
+    });
+    expect(respond(invalid, '/v1/chat/completions')).toEqual({
+      status: 400,
+      body: {
+        error: {
+          message: 'Request is invalid',
+          type: 'invalid_request_error',
+          param: 'model',
+          code: 'validation_failed',
+        },
+      },
+    });
+    const badKey = new UnauthorizedException({ error: { code: 'api_key_revoked', message: 'revoked' } });
+    expect(respond(badKey, '/v1/models')).toMatchObject({
+      status: 401,
+      body: { error: { type: 'authentication_error', code: 'invalid_api_key', param: null } },
+    });
+    expect(respond(badKey, '/v1/modelsx')).toMatchObject({ body: { error: { code: 'api_key_revoked' } } });
   });
 
   it('keeps an unexpected error a 500 that says nothing', () => {

@@ -6,7 +6,8 @@ import {
   HttpStatus,
   Logger,
 } from '@nestjs/common';
-import type { Response } from 'express';
+import { openAiErrorFor } from '@echoloop/openai-compat';
+import type { Request, Response } from 'express';
 import { errorSerializer } from '../logging/log-serializers';
 import { ERROR_CODES as CODES, toClientError } from './client-errors';
 import { RetryAfterException } from './retry-after.exception';
@@ -15,7 +16,13 @@ export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
 }
 
-/** Every HTTP error leaves as `{ error: { code, message, details? } }`; 5xx details are logged, never sent. */
+/** Routes on OpenAI's wire format: their clients (the OpenAI SDKs) read errors in OpenAI's shape. */
+const OPENAI_WIRE = /^\/v1\/(chat\/completions|models)(\/|$)/;
+
+/**
+ * Every HTTP error leaves as `{ error: { code, message, details? } }`, or in OpenAI's shape on its routes; 5xx
+ * details are logged, never sent.
+ */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorFilter');
@@ -27,7 +34,10 @@ export class ErrorFilter implements ExceptionFilter {
     if (res.headersSent) return;
     if (exception instanceof RetryAfterException)
       res.setHeader('Retry-After', String(exception.retryAfterSeconds));
-    res.status(this.statusOf(exception)).json(this.bodyOf(exception));
+    const status = this.statusOf(exception);
+    const body = this.bodyOf(exception);
+    const path = host.switchToHttp().getRequest<Request | undefined>()?.path ?? '';
+    res.status(status).json(OPENAI_WIRE.test(path) ? asOpenAi(status, body) : body);
   }
 
   private statusOf(exception: unknown): number {
@@ -57,6 +67,15 @@ export class ErrorFilter implements ExceptionFilter {
       },
     };
   }
+}
+
+/** A validation error names the first field it refused, as OpenAI's `param`. */
+function asOpenAi(status: number, { error }: ErrorBody) {
+  const first = Array.isArray(error.details)
+    ? (error.details[0] as { path?: unknown } | undefined)
+    : undefined;
+  const param = typeof first?.path === 'string' && first.path ? first.path : null;
+  return openAiErrorFor(status, error.code, error.message, param);
 }
 
 /**

@@ -87,10 +87,10 @@ export class OpenAiController {
         body.stream === true && body.stream_options != null && body.stream_options.include_usage !== false,
       at,
     };
-    await respondAsOpenAi(res, asked, this.replies, principal.userId, (sink) =>
-      turn.kind === 'regenerate'
-        ? this.turns.regenerate(principal.userId, turn.replyId, sink)
-        : this.turns.send(principal.userId, turn, sink),
-    );
+    await respondAsOpenAi(res, asked, this.replies, principal.userId, (sink) => {
+      if (turn.kind === 'regenerate') return this.turns.regenerate(principal.userId, turn.replyId, sink);
+      const { conversationId: id, clientMessageId, content } = turn;
+      return this.turns.send(principal.userId, { conversationId: id, clientMessageId, content }, sink);
+    });
   }
 }

@@ -22,6 +22,11 @@ export const gatewayEnv = serviceEnv
     JWT_TTL_SECONDS: z.coerce.number().int().positive().default(900),
     /** A session not refreshed for this long ends by itself. */
     REFRESH_TTL_DAYS: z.coerce.number().positive().default(30),
+    /**
+     * A used refresh token presented again this soon after its use still renews the session (two tabs refreshing at
+     * once), unless a newer token of the session has been used since; later, it ends the session. 0 turns it off.
+     */
+    REFRESH_REUSE_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
     /** Longest an account's cached state (roles, disabled, sessions) is trusted if a change notification is lost. */
     AUTH_STATE_CACHE_MS: ms(30_000),
     /** The default checkpoint, registered (or updated) from the LLM_* variables at start-up. */

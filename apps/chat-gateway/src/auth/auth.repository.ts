@@ -13,10 +13,11 @@ export interface AccountState {
 }
 
 export type RotateOutcome =
-  | { outcome: 'rotated'; userId: string; sessionId: string }
+  /** `graced`: the token had been used a moment before, by a concurrent refresh of the same session. */
+  | { outcome: 'rotated'; userId: string; sessionId: string; graced: boolean }
   /** Unknown token, or a session that has ended (revoked, expired, account disabled). */
   | { outcome: 'refused' }
-  /** A used token came back: someone holds a copy, so the session was revoked. */
+  /** A used token came back after its grace: someone holds a copy, so the session was revoked. */
   | { outcome: 'reused'; userId: string; sessionId: string };
 
 /**
@@ -70,19 +71,27 @@ export class AuthRepository {
 
   /**
    * Uses a refresh token once: marks it used, stores its successor and moves the session's expiry, under the
-   * token's and session's row locks, so that two refreshes with one token cannot both succeed.
+   * token's and session's row locks, so that two refreshes with one token run one after the other. A used token
+   * back within `graceMs` of its use (a concurrent tab) gets a successor of its own; any other reuse revokes the
+   * session.
    */
-  rotate(tokenHash: string, nextHash: string, now: Date, expiresAt: Date): Promise<RotateOutcome> {
+  rotate(
+    tokenHash: string,
+    nextHash: string,
+    now: Date,
+    expiresAt: Date,
+    graceMs: number,
+  ): Promise<RotateOutcome> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx.query<
         {
           session_id: string;
           user_id: string;
-          used: boolean;
+          used_at: Date | null;
           ended: boolean;
         }[]
       >(
-        `SELECT t.session_id, s.user_id, t.used_at IS NOT NULL AS used,
+        `SELECT t.session_id, s.user_id, t.used_at,
                 (s.revoked_at IS NOT NULL OR s.expires_at <= $2 OR u.disabled_at IS NOT NULL) AS ended
            FROM refresh_tokens t
            JOIN sessions s ON s.id = t.session_id
@@ -92,11 +101,15 @@ export class AuthRepository {
         [tokenHash, now],
       );
       if (!row || row.ended) return { outcome: 'refused' };
-      if (row.used) {
+      const usedAt = row.used_at;
+      if (usedAt && !(await this.inGrace(tx, tokenHash, row.session_id, usedAt, now, graceMs))) {
         await this.revokeIn(tx, `id = $1`, [row.session_id], row.user_id, 'refresh_reuse', now);
         return { outcome: 'reused', userId: row.user_id, sessionId: row.session_id };
       }
-      await tx.query(`UPDATE refresh_tokens SET used_at = $2 WHERE token_hash = $1`, [tokenHash, now]);
+      // In grace used_at stays: the grace counts from the first use, so it cannot be stretched by reusing.
+      if (!usedAt) {
+        await tx.query(`UPDATE refresh_tokens SET used_at = $2 WHERE token_hash = $1`, [tokenHash, now]);
+      }
       await tx.query(`INSERT INTO refresh_tokens (token_hash, session_id) VALUES ($1, $2)`, [
         nextHash,
         row.session_id,
@@ -106,7 +119,7 @@ export class AuthRepository {
         now,
         expiresAt,
       ]);
-      return { outcome: 'rotated', userId: row.user_id, sessionId: row.session_id };
+      return { outcome: 'rotated', userId: row.user_id, sessionId: row.session_id, graced: usedAt !== null };
     });
   }
 
@@ -138,6 +151,30 @@ export class AuthRepository {
       await forgetUserEvents(tx, userId);
       await notifyAccountChanged(tx, userId);
     });
+  }
+
+  /**
+   * Whether a token used at `usedAt` may renew its session once more: only a moment after its use, and only while
+   * no token of the session has been used since. A concurrent tab comes back before its sibling refreshes again;
+   * once a newer token was used, the old one coming back is a copy. This is its own statement (a fresh snapshot),
+   * so that it sees rotations committed while the locking SELECT waited.
+   */
+  private async inGrace(
+    tx: EntityManager,
+    tokenHash: string,
+    sessionId: string,
+    usedAt: Date,
+    now: Date,
+    graceMs: number,
+  ): Promise<boolean> {
+    if (now.getTime() - usedAt.getTime() >= graceMs) return false;
+    // At the same instant counts as since: a tie ends the session rather than renew it.
+    const [{ moved_on: movedOn }] = await tx.query<[{ moved_on: boolean }]>(
+      `SELECT EXISTS (SELECT 1 FROM refresh_tokens
+                       WHERE session_id = $1 AND used_at >= $2 AND token_hash <> $3) AS moved_on`,
+      [sessionId, usedAt, tokenHash],
+    );
+    return !movedOn;
   }
 
   private async revokeIn(

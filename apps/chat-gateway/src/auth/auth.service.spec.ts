@@ -14,6 +14,7 @@ import { TokenService } from './token.service';
 const NOW = new Date('2026-11-24T10:00:00Z');
 const DAY = 86_400_000;
 const PASSWORD = 'correct horse battery staple';
+const GRACE_MS = 10_000;
 
 interface Session {
   id: string;
@@ -26,8 +27,8 @@ interface Session {
 class InMemoryAuth {
   users = new Map<string, UserEntity>();
   sessions = new Map<string, Session>();
-  refreshTokens = new Map<string, { sessionId: string; used: boolean }>();
-  rotations: { tokenHash: string; now: Date; expiresAt: Date }[] = [];
+  refreshTokens = new Map<string, { sessionId: string; usedAt: Date | null }>();
+  rotations: { tokenHash: string; now: Date; expiresAt: Date; graceMs: number }[] = [];
 
   async findByEmail(email: string) {
     return [...this.users.values()].find((u) => u.email === email) ?? null;
@@ -36,23 +37,37 @@ class InMemoryAuth {
   async startSession(userId: string, refreshHash: string, expiresAt: Date) {
     const id = randomUUID();
     this.sessions.set(id, { id, userId, expiresAt, revoked: null });
-    this.refreshTokens.set(refreshHash, { sessionId: id, used: false });
+    this.refreshTokens.set(refreshHash, { sessionId: id, usedAt: null });
     return id;
   }
 
-  async rotate(tokenHash: string, nextHash: string, now: Date, expiresAt: Date): Promise<RotateOutcome> {
-    this.rotations.push({ tokenHash, now, expiresAt });
+  async rotate(
+    tokenHash: string,
+    nextHash: string,
+    now: Date,
+    expiresAt: Date,
+    graceMs: number,
+  ): Promise<RotateOutcome> {
+    this.rotations.push({ tokenHash, now, expiresAt, graceMs });
     const token = this.refreshTokens.get(tokenHash);
     const session = token && this.sessions.get(token.sessionId);
     if (!token || !session || session.revoked || session.expiresAt <= now) return { outcome: 'refused' };
-    if (token.used) {
+    const usedAt = token.usedAt;
+    if (usedAt && !this.inGrace(tokenHash, session.id, usedAt, now, graceMs)) {
       session.revoked = 'refresh_reuse';
       return { outcome: 'reused', userId: session.userId, sessionId: session.id };
     }
-    token.used = true;
-    this.refreshTokens.set(nextHash, { sessionId: session.id, used: false });
+    token.usedAt ??= now;
+    this.refreshTokens.set(nextHash, { sessionId: session.id, usedAt: null });
     session.expiresAt = expiresAt;
-    return { outcome: 'rotated', userId: session.userId, sessionId: session.id };
+    return { outcome: 'rotated', userId: session.userId, sessionId: session.id, graced: usedAt !== null };
+  }
+
+  private inGrace(tokenHash: string, sessionId: string, usedAt: Date, now: Date, graceMs: number): boolean {
+    if (now.getTime() - usedAt.getTime() >= graceMs) return false;
+    return ![...this.refreshTokens].some(
+      ([hash, t]) => hash !== tokenHash && t.sessionId === sessionId && t.usedAt && t.usedAt >= usedAt,
+    );
   }
 
   async revokeSession(userId: string, sessionId: string, reason: string) {
@@ -94,6 +109,7 @@ function user(email: string, disabledAt: Date | null = null): UserEntity {
 }
 
 async function setUp(...users: UserEntity[]) {
+  let now = NOW;
   const repository = new InMemoryAuth();
   for (const u of users) repository.users.set(u.id, u);
   const changes = new AccountChanges();
@@ -108,19 +124,29 @@ async function setUp(...users: UserEntity[]) {
       TokenService,
       { provide: AuthRepository, useValue: repository },
       { provide: AccountChanges, useValue: changes },
-      { provide: CLOCK, useValue: () => NOW },
+      { provide: CLOCK, useValue: () => now },
       {
         provide: GATEWAY_ENV,
         useValue: gatewayEnv.parse({
           JWT_SECRET: 'x'.repeat(32),
           JWT_TTL_SECONDS: '60',
           REFRESH_TTL_DAYS: '30',
+          REFRESH_REUSE_GRACE_MS: String(GRACE_MS),
         }),
       },
       { provide: PinoLogger, useValue: logger },
     ],
   }).compile();
-  return { auth: module.get(AuthService), tokens: module.get(TokenService), repository, published, logger };
+  return {
+    auth: module.get(AuthService),
+    tokens: module.get(TokenService),
+    repository,
+    published,
+    logger,
+    advance: (ms: number) => {
+      now = new Date(now.getTime() + ms);
+    },
+  };
 }
 
 /** Signs in and forgets what that published, so each test sees only what it does itself. */
@@ -203,7 +229,11 @@ describe('AuthService', () => {
         sessionId: first.sessionId,
       });
       expect(setup.repository.rotations).toEqual([
-        expect.objectContaining({ now: NOW, expiresAt: new Date(NOW.getTime() + 30 * DAY) }),
+        expect.objectContaining({
+          now: NOW,
+          expiresAt: new Date(NOW.getTime() + 30 * DAY),
+          graceMs: GRACE_MS,
+        }),
       ]);
       expect(setup.published).toEqual([]);
     });
@@ -230,6 +260,7 @@ describe('AuthService', () => {
       const setup = await setUp(ada);
       const first = await signedIn(setup, 'ada@example.com');
       const second = await setup.auth.refresh(first.refreshToken);
+      setup.advance(GRACE_MS);
 
       const replay = setup.auth.refresh(first.refreshToken);
 
@@ -242,6 +273,93 @@ describe('AuthService', () => {
         expect.any(String),
       );
       await expect(setup.auth.refresh(second.refreshToken)).rejects.toThrow(UnauthorizedException);
+    });
+
+    it('renews twice for two tabs refreshing with one token at once: each gets its own next token', async () => {
+      const ada = user('ada@example.com');
+      const setup = await setUp(ada);
+      const first = await signedIn(setup, 'ada@example.com');
+
+      const tabA = await setup.auth.refresh(first.refreshToken);
+      setup.advance(GRACE_MS - 1);
+      const tabB = await setup.auth.refresh(first.refreshToken);
+
+      expect(tabB.refreshToken).not.toBe(tabA.refreshToken);
+      for (const tab of [tabA, tabB]) {
+        await expect(setup.tokens.verify(tab.accessToken)).resolves.toEqual({
+          userId: ada.id,
+          sessionId: first.sessionId,
+        });
+      }
+      expect(setup.repository.live(ada.id)).toEqual([first.sessionId]);
+      expect(setup.published).toEqual([]);
+      expect(setup.logger.warn).not.toHaveBeenCalled();
+      expect(setup.logger.info).toHaveBeenCalledWith(
+        { userId: ada.id, sessionId: first.sessionId },
+        expect.any(String),
+      );
+      // Both tabs go on, each with its own token.
+      await expect(setup.auth.refresh(tabA.refreshToken)).resolves.toMatchObject({ tokenType: 'Bearer' });
+      await expect(setup.auth.refresh(tabB.refreshToken)).resolves.toMatchObject({ tokenType: 'Bearer' });
+      expect(setup.repository.live(ada.id)).toEqual([first.sessionId]);
+    });
+
+    it('counts the grace from the first use: a used token cannot be stretched by coming back again', async () => {
+      const ada = user('ada@example.com');
+      const setup = await setUp(ada);
+      const first = await signedIn(setup, 'ada@example.com');
+      const tabA = await setup.auth.refresh(first.refreshToken);
+      setup.advance(GRACE_MS / 2);
+      const tabB = await setup.auth.refresh(first.refreshToken);
+      setup.advance(GRACE_MS / 2);
+
+      await expect(setup.auth.refresh(first.refreshToken)).rejects.toThrow(UnauthorizedException);
+
+      expect(setup.repository.live(ada.id)).toEqual([]);
+      expect(setup.published).toEqual([ada.id]);
+      await expect(setup.auth.refresh(tabA.refreshToken)).rejects.toThrow(UnauthorizedException);
+      await expect(setup.auth.refresh(tabB.refreshToken)).rejects.toThrow(UnauthorizedException);
+    });
+
+    it('treats a token issued in the grace like any other: used again later, it ends the session', async () => {
+      const ada = user('ada@example.com');
+      const setup = await setUp(ada);
+      const first = await signedIn(setup, 'ada@example.com');
+      await setup.auth.refresh(first.refreshToken);
+      const tabB = await setup.auth.refresh(first.refreshToken);
+      const next = await setup.auth.refresh(tabB.refreshToken);
+      setup.advance(GRACE_MS);
+
+      await expect(setup.auth.refresh(tabB.refreshToken)).rejects.toThrow(UnauthorizedException);
+
+      expect(setup.repository.live(ada.id)).toEqual([]);
+      await expect(setup.auth.refresh(next.refreshToken)).rejects.toThrow(UnauthorizedException);
+    });
+
+    it('gives no grace once a newer token of the session was used: the old one is a copy', async () => {
+      const ada = user('ada@example.com');
+      const setup = await setUp(ada);
+      const first = await signedIn(setup, 'ada@example.com');
+      const second = await setup.auth.refresh(first.refreshToken);
+      setup.advance(1_000);
+      const third = await setup.auth.refresh(second.refreshToken);
+
+      await expect(setup.auth.refresh(first.refreshToken)).rejects.toThrow(UnauthorizedException);
+
+      expect(setup.repository.live(ada.id)).toEqual([]);
+      expect(setup.published).toEqual([ada.id]);
+      await expect(setup.auth.refresh(third.refreshToken)).rejects.toThrow(UnauthorizedException);
+    });
+
+    it('refuses a used token of an ended session even within the grace', async () => {
+      const ada = user('ada@example.com');
+      const setup = await setUp(ada);
+      const first = await signedIn(setup, 'ada@example.com');
+      await setup.auth.refresh(first.refreshToken);
+      await setup.auth.logout(principalOf(ada.id, first.sessionId), false);
+
+      await expect(setup.auth.refresh(first.refreshToken)).rejects.toThrow(UnauthorizedException);
+      expect(setup.repository.sessions.get(first.sessionId)?.revoked).toBe('logout');
     });
 
     it('refuses an unknown token with 401 and publishes nothing', async () => {

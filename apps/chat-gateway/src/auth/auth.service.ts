@@ -80,7 +80,10 @@ export class AuthService {
     return this.startSession(user.id);
   }
 
-  /** Rotation with reuse detection: a refresh token that was already used revokes its whole session. */
+  /**
+   * Rotation with reuse detection: a refresh token that was already used revokes its whole session, unless it comes
+   * back within REFRESH_REUSE_GRACE_MS (two tabs refreshing at once), which gets a successor of its own.
+   */
   async refresh(refreshToken: string): Promise<SessionTokens> {
     const now = this.clock();
     const next = newRefreshToken();
@@ -89,7 +92,14 @@ export class AuthService {
       next.hash,
       now,
       this.sessionExpiry(now),
+      this.env.REFRESH_REUSE_GRACE_MS,
     );
+    if (result.outcome === 'rotated' && result.graced) {
+      this.logger.info(
+        { userId: result.userId, sessionId: result.sessionId },
+        'refresh token used again within its grace; renewed',
+      );
+    }
     if (result.outcome === 'reused') {
       this.logger.warn(
         { userId: result.userId, sessionId: result.sessionId },

@@ -4,6 +4,7 @@ import { saveTokens } from '../api/session';
 import { navigate } from '../router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Toggle } from '../ui/Toggle';
+import { PersonalKeys } from './me/PersonalKeys';
 
 type Me = Reply<'get', '/v1/me'>;
 
@@ -44,7 +45,10 @@ function show(value: unknown): string {
   return '';
 }
 
-/** The signed-in user's own page: training consent, what the companion inferred, erasing the account. */
+/**
+ * The signed-in user's own page: training consent, what the companion inferred, keys for their own chat apps,
+ * erasing the account.
+ */
 export function MePage() {
   const id = useId();
   const [me, setMe] = useState<Me | null>(null);
@@ -178,6 +182,8 @@ export function MePage() {
           Reset what it thinks of me
         </button>
       </section>
+
+      <PersonalKeys />
 
       <section aria-labelledby={`${id}-delete`}>
         <h2 id={`${id}-delete`}>Delete my account</h2>

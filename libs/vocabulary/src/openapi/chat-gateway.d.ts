@@ -374,6 +374,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/chat/completions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A reply from a character, in OpenAI's wire format (streamed with `stream: true`)
+     * @description The conversation is the one named by the `X-Conversation-Id` header or `metadata.conversation_id`, else the one whose history the request resends (a new one when none): a request equal to an earlier one's minus its answer is a new alternative of that answer (a swipe). The response's `id` is the reply's id, for `POST /v1/messages/{id}/feedback`.
+     */
+    post: operations['OpenAiController_complete'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/checkpoints': {
     parameters: {
       query?: never;
@@ -821,6 +841,40 @@ export interface paths {
     patch: operations['MeController_update'];
     trace?: never;
   };
+  '/v1/me/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your personal keys, without secrets */
+    get: operations['PersonalKeysController_list'];
+    put?: never;
+    /** A personal key for an OpenAI-compatible client; the answer holds its secret, shown only this once */
+    post: operations['PersonalKeysController_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/me/api-keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete: operations['PersonalKeysController_revoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/me/profile': {
     parameters: {
       query?: never;
@@ -905,6 +959,23 @@ export interface paths {
     get?: never;
     put?: never;
     post: operations['RepliesController_select'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/models': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The characters a client may chat with, as OpenAI models (`default` first) */
+    get: operations['OpenAiController_models'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1946,6 +2017,35 @@ export interface operations {
             name: string;
             spec: string;
           };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+    };
+  };
+  OpenAiController_complete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': unknown;
+      };
+    };
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
         };
       };
       400: components['responses']['Error'];
@@ -3765,6 +3865,132 @@ export interface operations {
       403: components['responses']['Error'];
     };
   };
+  PersonalKeysController_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              expiresAt: string;
+              /** Format: uuid */
+              id: string;
+              lastUsedAt: string | null;
+              name: string;
+              personaGuidance: boolean;
+              /** @description The first characters of the secret, to recognise it */
+              prefix: string;
+              revokedAt: string | null;
+              /** @enum {string} */
+              status: 'active' | 'expired' | 'revoked';
+            }[];
+          };
+        };
+      };
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+    };
+  };
+  PersonalKeysController_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * Format: date-time
+           * @description RFC 3339 date-time with Z or an offset; years 0001-9999 in UTC, at most microseconds
+           */
+          expiresAt?: string;
+          /** @description The client it is for (SillyTavern, Open WebUI, a script): recorded with its conversations */
+          name: string;
+          /**
+           * @description Adapt replies to this client to your inferred personality (off: the client's prompt only)
+           * @default false
+           */
+          personaGuidance?: boolean;
+        };
+      };
+    };
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: uuid */
+            id: string;
+            /** @description The secret, to give your client as its OpenAI API key: shown in this answer only */
+            key: string;
+            lastUsedAt: string | null;
+            name: string;
+            personaGuidance: boolean;
+            /** @description The first characters of the secret, to recognise it */
+            prefix: string;
+            revokedAt: string | null;
+            /** @enum {string} */
+            status: 'active' | 'expired' | 'revoked';
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+    };
+  };
+  PersonalKeysController_revoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description No content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+      404: components['responses']['Error'];
+    };
+  };
   PersonaController_view: {
     parameters: {
       query?: never;
@@ -4033,6 +4259,30 @@ export interface operations {
       401: components['responses']['Error'];
       403: components['responses']['Error'];
       404: components['responses']['Error'];
+    };
+  };
+  OpenAiController_models: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': unknown;
+        };
+      };
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
     };
   };
   RlJobsController_list: {

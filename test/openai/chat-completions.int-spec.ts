@@ -1,5 +1,5 @@
 import { replyWith } from '@echoloop/testing';
-import OpenAI from 'openai';
+import OpenAI, { type APIError } from 'openai';
 import { type ChatFixture, startChatFixture } from '../chat/chat-fixture';
 
 const SYSTEM = 'You are Juniper, a calm lighthouse keeper. Answer in two sentences.';
@@ -148,8 +148,8 @@ describe('POST /v1/chat/completions: an OpenAI SDK client chats as its user, eac
       .chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'hi' }] })
       .catch((error: unknown) => error);
     expect(bad).toBeInstanceOf(OpenAI.AuthenticationError);
-    expect((bad as OpenAI.APIError).code).toBe('invalid_api_key');
-    expect((bad as OpenAI.APIError).type).toBe('authentication_error');
+    expect((bad as APIError).code).toBe('invalid_api_key');
+    expect((bad as APIError).type).toBe('authentication_error');
 
     const { token } = await f.register('Cleo');
     const client = clientOf((await personalKey(token)).key);
@@ -157,19 +157,19 @@ describe('POST /v1/chat/completions: an OpenAI SDK client chats as its user, eac
       .create({ model: 'nobody', messages: [{ role: 'user', content: 'hi' }] })
       .catch((error: unknown) => error);
     expect(unknownModel).toBeInstanceOf(OpenAI.NotFoundError);
-    expect((unknownModel as OpenAI.APIError).code).toBe('model_not_found');
+    expect((unknownModel as APIError).code).toBe('model_not_found');
 
     const endsWithReply = await client.chat.completions
       .create({ model: 'default', messages: [{ role: 'assistant', content: 'hi' }] })
       .catch((error: unknown) => error);
     expect(endsWithReply).toBeInstanceOf(OpenAI.BadRequestError);
-    expect((endsWithReply as OpenAI.APIError).param).toBe('messages');
+    expect((endsWithReply as APIError).param).toBe('messages');
 
     const huge = await client.chat.completions
       .create({ model: 'default', messages: [{ role: 'user', content: 'x'.repeat(9 * 1024 * 1024) }] })
       .catch((error: unknown) => error);
-    expect((huge as OpenAI.APIError).status).toBe(413);
-    expect((huge as OpenAI.APIError).type).toBe('invalid_request_error');
+    expect((huge as APIError).status).toBe(413);
+    expect((huge as APIError).type).toBe('invalid_request_error');
 
     f.vllm.setReply(replyWith(FIRST));
     let limited: unknown;
@@ -180,8 +180,8 @@ describe('POST /v1/chat/completions: an OpenAI SDK client chats as its user, eac
         .catch((error: unknown) => error);
     }
     expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
-    expect((limited as OpenAI.APIError).headers?.get('retry-after')).toMatch(/^\d+$/);
-    expect((limited as OpenAI.APIError).type).toBe('rate_limit_error');
+    expect((limited as APIError).headers?.get('retry-after')).toMatch(/^\d+$/);
+    expect((limited as APIError).type).toBe('rate_limit_error');
   });
 
   it("refuses a key at once when its owner's account is disabled or erased, or a staff key's minter demoted", async () => {
@@ -190,7 +190,7 @@ describe('POST /v1/chat/completions: an OpenAI SDK client chats as its user, eac
       clientOf(key)
         .chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'still there?' }] })
         .then(() => 'answered')
-        .catch((error: unknown) => (error as OpenAI.APIError).status);
+        .catch((error: unknown) => (error as APIError).status);
 
     const disabled = await f.register('Dana');
     const { key: disabledKey } = await personalKey(disabled.token);
@@ -202,6 +202,7 @@ describe('POST /v1/chat/completions: an OpenAI SDK client chats as its user, eac
     const { key: erasedKey } = await personalKey(erased.token);
     expect((await f.http(erased.token, 'DELETE', '/v1/me')).status).toBe(204);
     expect(await ask(erasedKey)).toBe(401);
+    expect(await f.db.query(`SELECT id FROM api_keys WHERE created_by = $1`, [erased.userId])).toEqual([]);
 
     const admin = await f.registerWithRoles(['admin', 'analyst']);
     const minted = await f.http(admin.token, 'POST', '/v1/api-keys', {

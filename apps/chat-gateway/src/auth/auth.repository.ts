@@ -147,6 +147,9 @@ export class AuthRepository {
           WHERE id IN (SELECT export_id FROM dataset_export_users WHERE user_id = $1)`,
         [userId],
       );
+      // Personal keys go with the account (their names are the user's words); staff keys it minted stop working
+      // by themselves (ApiKeysService checks their owner on every request) and stay listed for the audit trail.
+      await tx.query(`DELETE FROM api_keys WHERE created_by = $1 AND kind = 'personal'`, [userId]);
       await tx.query(`DELETE FROM users WHERE id = $1`, [userId]);
       await forgetUserEvents(tx, userId);
       await notifyAccountChanged(tx, userId);

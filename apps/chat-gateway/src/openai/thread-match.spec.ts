@@ -126,6 +126,10 @@ describe('matchThread', () => {
   });
 
   it('keeps the swipe the client shows, and takes a last reply the client changed as its edit', () => {
+    expect(matchThread(stored.slice(0, 2), earlier.slice(0, 2), 'ok')).toEqual({
+      kind: 'send',
+      select: 'a1',
+    });
     const kept = [...stored.slice(0, 2)];
     expect(matchThread(kept, [earlier[0]!, { role: 'assistant', content: 'hey you' }], 'ok')).toEqual({
       kind: 'send',

@@ -10,7 +10,7 @@ export interface StoredLine extends Line {
 
 /** What a client's request does to a stored conversation whose transcript it matches. */
 export type ThreadMove =
-  /** The history is the transcript: the message is the next turn (after keeping a swipe, or the client's edit). */
+  /** The history is the transcript: the message is the next turn (after keeping the swipe shown, or the edit). */
   | { kind: 'send'; select?: string; edit?: { replyId: string; content: string } }
   /** The message is stored and has no kept reply (it failed or still streams): answered again, never twice. */
   | { kind: 'resend'; clientMessageId: string }
@@ -44,7 +44,10 @@ export function matchThread(
 /** The transcript's last line against the client's: the same, a swipe the client kept, or the client's edit. */
 function continuing(last: StoredLine | undefined, theirs: Line | undefined): ThreadMove | null {
   if (!last || !theirs || last.role !== theirs.role) return null;
-  if (sameText(last.content, theirs.content)) return { kind: 'send' };
+  // Going on from a reply that has swipes keeps it: the client's choice, as a swipe kept in the web app.
+  if (sameText(last.content, theirs.content)) {
+    return last.alternatives.length > 1 ? { kind: 'send', select: last.id } : { kind: 'send' };
+  }
   if (last.role !== 'assistant') return null;
   const swipe = last.alternatives.find((a) => sameText(a.content, theirs.content));
   if (swipe) return { kind: 'send', select: swipe.id };

@@ -211,7 +211,7 @@ export interface paths {
     put?: never;
     /**
      * Renews the session: a new access token and the next refresh token
-     * @description Each refresh token works once. Presenting a used one again ends its whole session (it was copied), and is a 401 `invalid_refresh_token`, as are ended sessions and disabled accounts.
+     * @description Each refresh token works once. Presenting a used one again ends its whole session (it was copied), and is a 401 `invalid_refresh_token`, as are ended sessions and disabled accounts; only a second tab refreshing with the same token within REFRESH_REUSE_GRACE_MS, before a newer one is used, gets its own.
      */
     post: operations['AuthController_refresh'];
     delete?: never;

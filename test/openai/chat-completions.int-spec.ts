@@ -1,4 +1,6 @@
 import { replyWith } from '@echoloop/testing';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import OpenAI, { type APIError } from 'openai';
 import { type ChatFixture, startChatFixture } from '../chat/chat-fixture';
 
@@ -219,6 +221,31 @@ describe('POST /v1/chat/completions: an OpenAI SDK client chats as its user, eac
     await f.db.query(`UPDATE users SET roles = '{user,analyst}' WHERE id = $1`, [admin.userId]);
     expect(await listExports()).toBe(401);
   });
+
+  it('serves the official OpenAI Python SDK the same way', async () => {
+    const { token, userId } = await f.register('Py');
+    const { key } = await personalKey(token, 'python-sdk');
+    f.vllm.setReply(replyWith(SECOND));
+    const result = await promisify(execFile)(
+      'bash',
+      ['tools/python/check.sh', 'pytest', 'tests/test_openai_client.py', '-rs'],
+      {
+        env: {
+          ...process.env,
+          ECHOLOOP_OPENAI_BASE_URL: `${f.gateway.url}/v1`,
+          ECHOLOOP_OPENAI_KEY: key,
+          ECHOLOOP_OPENAI_REPLY: SECOND,
+        },
+      },
+    ).catch((error: { stdout: string; stderr: string }) => error);
+    // Every test ran: none skipped for want of the gateway.
+    expect(result.stdout).toMatch(/\b3 passed in /);
+    expect(result.stdout).not.toMatch(/skipped|failed|error/);
+    // Whole, streamed (the history resent) and the swipe: one conversation, two user messages, three replies.
+    expect(await countsOf(f, userId)).toEqual([
+      expect.objectContaining({ client_name: 'python-sdk', users: 2, replies: 3 }),
+    ]);
+  }, 120_000);
 });
 
 const MIRA_DESCRIPTION_WORD = 'night-shift nurse';

@@ -20,6 +20,7 @@ export class PersonalApiKeys1795312600000 implements MigrationInterface {
     await queryRunner.query(
       `ALTER TABLE "conversations" ADD "client_persona_guidance" boolean NOT NULL DEFAULT false`,
     );
+    await queryRunner.query(`ALTER TABLE "conversations" ADD "client_speakers" jsonb`);
     await queryRunner.query(
       `CREATE INDEX "conversations_client_thread_idx" ON "conversations" ("user_id", "client_thread_key") WHERE client_thread_key IS NOT NULL`,
     );
@@ -27,6 +28,7 @@ export class PersonalApiKeys1795312600000 implements MigrationInterface {
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX "public"."conversations_client_thread_idx"`);
+    await queryRunner.query(`ALTER TABLE "conversations" DROP COLUMN "client_speakers"`);
     await queryRunner.query(`ALTER TABLE "conversations" DROP COLUMN "client_persona_guidance"`);
     await queryRunner.query(`ALTER TABLE "conversations" DROP COLUMN "client_thread_key"`);
     await queryRunner.query(`ALTER TABLE "conversations" DROP COLUMN "client_system_prompt"`);

@@ -118,6 +118,24 @@ describe('POST /v1/chat/completions: an OpenAI SDK client chats as its user, eac
     expect(rated.status).toBe(200);
   });
 
+  it('stops a reply where the model starts speaking as a speaker the client named', async () => {
+    const { token } = await f.register('Gus');
+    const client = clientOf((await personalKey(token)).key);
+    f.vllm.setReply(replyWith(`${FIRST}\nRowan: and then I said`));
+    const answer = await client.chat.completions.create({
+      model: 'default',
+      messages: [
+        { role: 'system', content: 'You are {{char}}, talking with {{user}}.' },
+        { role: 'assistant', content: 'Welcome in.', name: 'Keeper' },
+        { role: 'user', content: 'Hello there.', name: 'Rowan' },
+      ],
+    });
+    expect(answer.choices[0]?.message.content).toBe(FIRST);
+    const request = f.replyRequests().at(-1) as { stop?: string[]; messages: { content: string }[] };
+    expect(request.stop).toEqual(expect.arrayContaining(['\nRowan:', '\nKeeper:']));
+    expect(request.messages[0]?.content).toBe('You are Keeper, talking with Rowan.');
+  });
+
   it('names a conversation by X-Conversation-Id; a personal key works nowhere else', async () => {
     const { token, userId } = await f.register('Ben');
     const { key } = await personalKey(token, 'Open WebUI');

@@ -9,6 +9,8 @@ import {
 export interface PromptInput {
   card: CharacterCard;
   userName: string;
+  /** `{{char}}` when not the card's own name (a client's transcript names the character its way). */
+  characterName?: string;
   /** Earlier turns, oldest first (the greeting included). */
   history: ChatMessage[];
   userMessage: string;
@@ -60,7 +62,7 @@ export function buildPrompt(input: PromptInput): Prompt {
   const { card } = input;
   const factor = input.tokenFactor ?? 1;
   const estimate = (text: string) => Math.ceil(estimateTokens(text) * factor);
-  const names = { char: characterNameForMacros(card), user: input.userName };
+  const names = { char: input.characterName ?? characterNameForMacros(card), user: input.userName };
   const budget = Math.floor(input.budgetTokens * SAFETY_MARGIN);
   const recent = [...input.history.map((m) => m.content), input.userMessage];
   const clientPrompt = input.systemPrompt?.trim() ? input.systemPrompt : undefined;

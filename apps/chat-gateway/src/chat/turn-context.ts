@@ -58,12 +58,16 @@ export class TurnContextBuilder {
     );
     const history: ChatMessage[] = earlier.map((m) => ({ role: m.role, content: m.content }));
     const card = this.cards.get(inputs.card);
+    // A client's transcript names its speakers its own way: those names fill {{user}}/{{char}} and the stops.
+    const userName = conversation.clientSpeakers?.user ?? inputs.userName;
+    const characterName = conversation.clientSpeakers?.character ?? card.data.name;
     // A client's conversation (the OpenAI-compatible endpoint) has the client's prompt, not the director's notes,
     // and the persona's guidance only when the client's key asks for it.
     const client = conversation.clientName !== null;
     const prompt = buildPrompt({
       card,
-      userName: inputs.userName,
+      ...(conversation.clientSpeakers?.character && { characterName }),
+      userName,
       history,
       memory: conversation.summary,
       ...(conversation.clientSystemPrompt !== null && { systemPrompt: conversation.clientSystemPrompt }),
@@ -78,8 +82,8 @@ export class TurnContextBuilder {
       safety,
       persona,
       userTurn,
-      characterName: card.data.name,
-      userName: inputs.userName,
+      characterName,
+      userName,
       prompt: prompt.messages,
       history: history.slice(prompt.droppedTurns),
       dropped: earlier.slice(0, prompt.droppedTurns),
@@ -102,6 +106,7 @@ export class TurnContextBuilder {
       guess.conversation.summary === stored.conversation.summary &&
       guess.conversation.clientSystemPrompt === stored.conversation.clientSystemPrompt &&
       guess.conversation.clientPersonaGuidance === stored.conversation.clientPersonaGuidance &&
+      isDeepStrictEqual(guess.conversation.clientSpeakers, stored.conversation.clientSpeakers) &&
       isDeepStrictEqual(guess.conversation.director, stored.conversation.director) &&
       sameHistory(guess.history, stored.history) &&
       sameProfile(guess.profile, stored.profile) &&

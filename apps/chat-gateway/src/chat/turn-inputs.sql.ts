@@ -1,5 +1,6 @@
 import {
   ConversationEntity,
+  type ClientSpeakers,
   type DirectorNote,
   MessageEntity,
   type MessageRole,
@@ -127,6 +128,7 @@ export function toInputs(row: InputsRow): TurnInputs {
       clientSystemPrompt: c['client_system_prompt'] as string | null,
       clientThreadKey: c['client_thread_key'] as string | null,
       clientPersonaGuidance: c['client_persona_guidance'] as boolean,
+      clientSpeakers: c['client_speakers'] as ClientSpeakers | null,
       createdAt: new Date(c['created_at'] as string),
       updatedAt: new Date(c['updated_at'] as string),
     }),

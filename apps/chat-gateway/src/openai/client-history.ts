@@ -10,6 +10,8 @@ export interface Line {
 
 /** A client's request as the conversation sees it: its system prompt, what came before, and the new message. */
 export interface ClientHistory {
+  /** The names the client gives the user's and the character's messages (OpenAI's `name`), the latest of each. */
+  speakers: { user?: string; character?: string };
   /** The client's system messages, joined; null when it sent none (the character's own definition is used). */
   system: string | null;
   /** The dialogue before the new message, oldest first; consecutive lines of one role are one line. */
@@ -22,7 +24,9 @@ export interface ClientHistory {
  * Reads a client's messages: system messages (wherever they stand) are its prompt; the rest is the dialogue, which
  * must end with the user's message. Runs of one role are joined, as the model would read them.
  */
-export function readClientHistory(messages: readonly ChatMessage[]): ClientHistory {
+export function readClientHistory(
+  messages: readonly (ChatMessage & { name?: string | undefined })[],
+): ClientHistory {
   const system = messages.filter((m) => m.role === 'system').map((m) => m.content);
   const dialogue: Line[] = [];
   for (const m of messages) {
@@ -41,7 +45,16 @@ export function readClientHistory(messages: readonly ChatMessage[]): ClientHisto
       },
     });
   }
-  return { system: system.length ? system.join('\n\n') : null, earlier: dialogue, message: last.content };
+  const nameOf = (role: Line['role']) =>
+    messages.findLast((m) => m.role === role && m.name?.trim())?.name?.trim();
+  const user = nameOf('user');
+  const character = nameOf('assistant');
+  return {
+    system: system.length ? system.join('\n\n') : null,
+    earlier: dialogue,
+    message: last.content,
+    speakers: { ...(user && { user }), ...(character && { character }) },
+  };
 }
 
 /**

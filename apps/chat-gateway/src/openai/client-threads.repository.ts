@@ -1,4 +1,9 @@
-import { CharacterEntity, ConversationEntity, MessageEntity } from '@echoloop/persistence';
+import {
+  CharacterEntity,
+  type ClientSpeakers,
+  ConversationEntity,
+  MessageEntity,
+} from '@echoloop/persistence';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
@@ -10,6 +15,7 @@ export interface ClientSettings {
   clientName: string;
   systemPrompt: string | null;
   personaGuidance: boolean;
+  speakers: ClientSpeakers | null;
 }
 
 export interface NewThread extends ClientSettings {
@@ -120,6 +126,7 @@ export class ClientThreadsRepository {
         clientName: thread.clientName,
         clientSystemPrompt: thread.systemPrompt,
         clientPersonaGuidance: thread.personaGuidance,
+        clientSpeakers: thread.speakers,
         clientThreadKey: thread.threadKey,
       });
       let parentId: string | null = null;
@@ -154,11 +161,18 @@ export class ClientThreadsRepository {
         clientName: settings.clientName,
         clientSystemPrompt: settings.systemPrompt,
         clientPersonaGuidance: settings.personaGuidance,
+        clientSpeakers: settings.speakers,
       })
       .where('id = :conversationId', { conversationId })
       .andWhere(
-        '(client_name, client_system_prompt, client_persona_guidance) IS DISTINCT FROM (:name::text, :prompt::text, :guidance::boolean)',
-        { name: settings.clientName, prompt: settings.systemPrompt, guidance: settings.personaGuidance },
+        `(client_name, client_system_prompt, client_persona_guidance, client_speakers)
+           IS DISTINCT FROM (:name::text, :prompt::text, :guidance::boolean, :speakers::jsonb)`,
+        {
+          name: settings.clientName,
+          prompt: settings.systemPrompt,
+          guidance: settings.personaGuidance,
+          speakers: settings.speakers && JSON.stringify(settings.speakers),
+        },
       )
       .execute();
     return (result.affected ?? 0) > 0;

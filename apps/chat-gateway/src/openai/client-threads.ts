@@ -15,7 +15,7 @@ export type ClientTurn =
 /** What names the conversation when the client does: `X-Conversation-Id`, or `metadata.conversation_id`. */
 export interface ClientRequest {
   model: string;
-  messages: readonly ChatMessage[];
+  messages: readonly (ChatMessage & { name?: string | undefined })[];
   conversationId?: string;
 }
 
@@ -61,6 +61,7 @@ export class ClientThreads {
       clientName: principal.personalKey?.name ?? 'openai-compatible client',
       systemPrompt: history.system,
       personaGuidance: principal.personalKey?.personaGuidance ?? false,
+      speakers: Object.keys(history.speakers).length ? history.speakers : null,
     };
     if (request.conversationId)
       return this.named(principal.userId, request.conversationId, history, settings);
@@ -168,7 +169,7 @@ function pastOf(history: ClientHistory) {
     clientMessageId:
       line.role === 'user'
         ? clientMessageId({
-            system: history.system,
+            ...history,
             earlier: history.earlier.slice(0, index),
             message: line.content,
           })

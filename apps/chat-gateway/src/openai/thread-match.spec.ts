@@ -21,8 +21,8 @@ describe('readClientHistory', () => {
   it('takes system messages as the prompt, joins runs of one role, and ends on the new user message', () => {
     const history = readClientHistory([
       { role: 'system', content: 'You are Mia.' },
-      { role: 'assistant', content: 'Hi there!' },
-      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'Hi there!', name: 'Mia' },
+      { role: 'user', content: 'hello', name: 'Sam' },
       { role: 'user', content: 'are you there?' },
       { role: 'system', content: 'Be brief.' },
       { role: 'assistant', content: 'Yes.' },
@@ -36,6 +36,7 @@ describe('readClientHistory', () => {
         { role: 'assistant', content: 'Yes.' },
       ],
       message: 'good',
+      speakers: { user: 'Sam', character: 'Mia' },
     });
   });
 

@@ -68,11 +68,21 @@ export class ConversationEntity {
   @Column({ name: 'client_persona_guidance', type: 'boolean', default: false })
   clientPersonaGuidance!: boolean;
 
+  /** The speaker names that client gives its messages (OpenAI's `name`), used in place of the user's and card's. */
+  @Column({ name: 'client_speakers', type: 'jsonb', nullable: true })
+  clientSpeakers!: ClientSpeakers | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
+}
+
+/** The names a client's messages carry: who the user is, and who the character is, in its transcript. */
+export interface ClientSpeakers {
+  user?: string;
+  character?: string;
 }
 
 /** What the director decided after user turn `turn` of a conversation. */

@@ -52,7 +52,7 @@ export {
   type CheckpointStatus,
   type DecodingParameters,
 } from './checkpoint.entity';
-export { ConversationEntity, type DirectorNote } from './conversation.entity';
+export { type ClientSpeakers, ConversationEntity, type DirectorNote } from './conversation.entity';
 export { EvaluationEntity, EvaluationEpisodeEntity, type PinnedModel } from './evaluation.entity';
 export { ExperimentAssignmentEntity } from './experiment-assignment.entity';
 export { ExperimentAuditEntity } from './experiment-audit.entity';

@@ -89,15 +89,20 @@ describe('the loop behind /v1/chat/completions: experiments route its users, the
     // Every turn (two replies and a swipe per user) is labelled and listed for data teams.
     const labelled = async () => {
       const res = await f.http(experimenter.token, 'GET', '/v1/turns?limit=100');
-      return (res.body.items as { turnId: string; rewards: { empathy: number | null } }[]).filter(
-        (t) => t.rewards.empathy !== null,
-      );
+      return (
+        res.body.items as { turnId: string; client: string; rewards: { empathy: number | null } }[]
+      ).filter((t) => t.rewards.empathy !== null);
     };
     await waitFor(async () => (await labelled()).length >= USERS * 3, {
       timeoutMs: 90_000,
       what: 'every client turn labelled and listed in GET /v1/turns',
     });
-    expect((await labelled()).map((t) => t.turnId)).toEqual(expect.arrayContaining(swipes));
+    const listed = await labelled();
+    expect(listed.map((t) => t.turnId)).toEqual(expect.arrayContaining(swipes));
+    // Each turn says which client asked for it.
+    expect(new Set(listed.map((t) => t.client))).toEqual(
+      new Set(Array.from({ length: USERS }, (_, i) => `client-${i}`)),
+    );
 
     // The kept swipe reaches the labeller as the user's choice.
     await waitFor(

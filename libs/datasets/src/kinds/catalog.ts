@@ -41,6 +41,7 @@ export const KINDS: Record<
         string,
       ),
       string('repliedAt'),
+      string('client'),
       string('labellerVersion'),
       json('rewards'),
       json('composite'),

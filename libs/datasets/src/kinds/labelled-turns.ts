@@ -13,6 +13,8 @@ export interface LabelledTurn {
   experimentId: string | null;
   armId: string | null;
   repliedAt: Date;
+  /** The OpenAI-compatible client that asked for the turn (its key's name); null for Echoloop's own apps. */
+  clientName: string | null;
   turn: {
     characterId: string;
     history: { role: string; content: string }[];
@@ -54,6 +56,7 @@ export interface TurnQuery {
 const SELECT = (version: string) => `
   SELECT t.turn_id, t.conversation_id, t.user_id, t.user_message_id, t.checkpoint_id, t.experiment_id,
          t.arm_id, t.replied_at, t.turn, t.signals,
+         (SELECT c.client_name FROM conversations c WHERE c.id = t.conversation_id) AS client_name,
          to_char(t.replied_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS replied_at_exact,
          ${version} AS labeller_version,
          COALESCE((SELECT json_agg(json_build_object('component', l.component, 'status', l.status,
@@ -148,6 +151,7 @@ interface Row {
   checkpoint_id: string;
   experiment_id: string | null;
   arm_id: string | null;
+  client_name: string | null;
   replied_at: Date;
   replied_at_exact: string;
   turn: LabelledTurn['turn'];
@@ -169,6 +173,7 @@ function toTurn(r: Row): LabelledTurn {
     checkpointId: r.checkpoint_id,
     experimentId: r.experiment_id,
     armId: r.arm_id,
+    clientName: r.client_name,
     repliedAt: new Date(r.replied_at),
     turn: r.turn,
     signals: r.signals,

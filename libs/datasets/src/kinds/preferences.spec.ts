@@ -13,6 +13,7 @@ const alternative = (signals: LabelledTurn['signals'], implicit: number): Labell
   experimentId: null,
   armId: null,
   repliedAt: new Date(),
+  clientName: null,
   turn: {
     characterId: 'x',
     history: [],

@@ -26,6 +26,12 @@ export const turnRecord = z.object({
   experimentId: z.uuid().nullable(),
   armId: z.string().nullable(),
   repliedAt: z.iso.datetime(),
+  client: z
+    .string()
+    .nullable()
+    .describe(
+      "The OpenAI-compatible client that asked for the turn (its key's name); null for Echoloop's apps",
+    ),
   labellerVersion: z.string(),
   rewards,
   composite: z.object({ value: z.number(), version: z.string() }).nullable(),
@@ -116,6 +122,7 @@ export function toTurnRecord(turn: LabelledTurn, privacy: Privacy): TurnRecord {
     experimentId: turn.experimentId,
     armId: turn.armId,
     repliedAt: turn.repliedAt.toISOString(),
+    client: nullableRedacted(turn.clientName),
     labellerVersion: turn.labellerVersion,
     rewards: values,
     composite,

@@ -5051,6 +5051,8 @@ export interface operations {
               /** Format: uuid */
               characterId: string;
               checkpointId: string;
+              /** @description The OpenAI-compatible client that asked for the turn (its key's name); null for Echoloop's apps */
+              client: string | null;
               composite: {
                 value: number;
                 version: string;

@@ -214,6 +214,8 @@ async function setUp(onJudge: (component: string) => 'fail' | undefined = () => 
       judgeCalls.push(call.component);
       const comparative = JSON.stringify(call.messages()).includes('reference_reply');
       references.push(comparative ? JSON.stringify(call.messages()) : null);
+      // A judge takes a while: long enough for another consumer's work on the same turn to start meanwhile.
+      if (comparative) await new Promise((resolve) => setTimeout(resolve, 5));
       if (onJudge(call.component) === 'fail')
         return { ok: false as const, error: 'judge down', raw: null, model: 'judge' };
       const raw = comparative
@@ -484,6 +486,22 @@ describe('TurnLabeller: empathy against the reference the user gives later', () 
       mode: 'comparative',
       reference: { source: 'edit' },
     });
+    expect(feedback.replaced).toEqual([turn.turnId]);
+  });
+
+  it('judges against an edit once when the turn and the edit are handled at the same moment', async () => {
+    const { labeller, store, feedback, references } = await setUp();
+    const turn = conversation()('my exam went badly');
+    await labeller.onTurns([turn]);
+    store.turns.get(turn.turnId)!.signals = {
+      edit: { content: 'That hurts. What happened?', editedAt: 'x' },
+    };
+    // The feedback topic's edit and a redelivered turn (whose labels are stored) race, as two consumers would.
+    await Promise.all([
+      labeller.onFeedback(turn.turnId, { edit: { content: 'That hurts. What happened?', editedAt: 'x' } }),
+      labeller.onTurns([turn]),
+    ]);
+    expect(references.filter((r) => r?.includes('That hurts'))).toHaveLength(1);
     expect(feedback.replaced).toEqual([turn.turnId]);
   });
 

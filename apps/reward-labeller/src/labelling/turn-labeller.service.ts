@@ -37,6 +37,8 @@ export class TurnLabeller {
   readonly config: RewardConfig;
   private readonly returns: { minGapMs: number; windowMs: number; turns: number };
   private readonly labels: Counter<'component' | 'status'>;
+  /** The reference judgement running for each turn, so two of one turn never overlap. */
+  private readonly referenceRuns = new Map<string, Promise<void>>();
 
   constructor(
     @Inject(LABELLER_ENV) env: LabellerEnv,
@@ -164,7 +166,21 @@ export class TurnLabeller {
    * a redelivery finds the reference unchanged and does nothing. A judge that fails leaves the label as it was (the
    * next feedback tries again).
    */
-  private async judgeAgainstReferences(turnId: string): Promise<void> {
+  private judgeAgainstReferences(turnId: string): Promise<void> {
+    // The turns and the feedback topics are consumed side by side: a turn's judgements against references run one
+    // after another, so the second reads the first's label and finds nothing left to judge.
+    const run = (this.referenceRuns.get(turnId) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => this.judgeAgainstReferencesNow(turnId));
+    this.referenceRuns.set(turnId, run);
+    const forget = () => {
+      if (this.referenceRuns.get(turnId) === run) this.referenceRuns.delete(turnId);
+    };
+    run.then(forget, forget);
+    return run;
+  }
+
+  private async judgeAgainstReferencesNow(turnId: string): Promise<void> {
     const alternatives = await this.feedback.alternativesOf(turnId, this.version);
     for (const turn of alternatives) {
       if (turn.empathy?.status !== 'labelled' || turn.empathy.label === 'process_failed') continue;

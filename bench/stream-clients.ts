@@ -48,14 +48,15 @@ async function readEvents(res: Response, onEvent: (event: string) => void): Prom
 const CONTENT_CHUNK = /"content":\s?"[^"]/;
 
 /**
- * One streaming chat completion against an OpenAI-compatible base URL (the model server itself, or a proxy in
- * front of it); `headers` carries what a proxy needs to route the call.
+ * One streaming chat completion against an OpenAI-compatible base URL (the model server itself, a proxy in front
+ * of it, or Echoloop's `/v1`); `headers` carries what a proxy needs to route the call. A stream is whole only once
+ * `data: [DONE]` came with no `error` event before it (a failure once streaming is one, in OpenAI's shape).
  */
 export async function openAiStream(
   baseUrl: string,
   headers: Record<string, string> = {},
   timeoutMs = 120_000,
-  request: { model?: string; max_tokens?: number } = {},
+  request: { model?: string; max_tokens?: number; messages?: { role: string; content: string }[] } = {},
 ): Promise<StreamTiming> {
   const clock = new TokenClock();
   const res = await fetch(`${baseUrl}/chat/completions`, {
@@ -70,9 +71,14 @@ export async function openAiStream(
     }),
     signal: AbortSignal.timeout(timeoutMs),
   });
+  let failure: string | undefined;
+  let done = false;
   await readEvents(res, (event) => {
     if (CONTENT_CHUNK.test(event)) clock.token();
+    else if (/^data: \[DONE\]/m.test(event)) done = true;
+    else if (/^data: \{"error"/m.test(event)) failure ??= event;
   });
+  if (failure || !done) throw new Error(failure?.slice(0, 300) ?? 'stream ended without data: [DONE]');
   return clock.timing();
 }
 
@@ -80,6 +86,24 @@ export interface BenchUser {
   socket: Socket;
   conversationId: string;
   accessToken: string;
+  /** The user's personal key (`elp_...`) for `/v1/chat/completions`, when createUsers minted one. */
+  apiKey?: string;
+}
+
+/**
+ * One turn through Echoloop's OpenAI-compatible endpoint, as the user's personal key: the request the peers get
+ * (one user message, streamed, usage included) with the bench's character as `model`. `opener` must be new each
+ * time: a new history is a new conversation, so each stream is a new turn, the first message of a client's chat.
+ * The same `hello` again would be a swipe of the earlier reply (a regenerate, not a new message); continuing the
+ * user's own history instead would resend a transcript that grows through the run (a hundred messages and more
+ * for the first user), a bigger request than the peers get and a longer comparison with the stored transcript.
+ */
+export function openAiTurn(gatewayUrl: string, user: BenchUser, model: string, opener: string) {
+  if (!user.apiKey) throw new Error('the bench user has no personal key (createUsers with apiKeys)');
+  return openAiStream(`${gatewayUrl}/v1`, { authorization: `Bearer ${user.apiKey}` }, 120_000, {
+    model,
+    messages: [{ role: 'user', content: opener }],
+  });
 }
 
 /** One turn over socket.io (`message:send`), timed from the emit to `message:done`. */
@@ -140,11 +164,15 @@ export async function sseTurn(
   return clock.timing();
 }
 
-/** Registers `count` users, each with a conversation and a connected socket. */
+/**
+ * Registers `count` users, each with a conversation and a connected socket, and with `apiKeys` a personal key each
+ * (`POST /v1/me/api-keys`; fails on a gateway without it).
+ */
 export async function createUsers(
   gatewayUrl: string,
   count: number,
   characterId: string,
+  { apiKeys = false } = {},
 ): Promise<BenchUser[]> {
   const call = async (route: string, body: unknown, token?: string) => {
     const res = await fetch(`${gatewayUrl}${route}`, {
@@ -152,6 +180,7 @@ export async function createUsers(
       headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
       body: JSON.stringify(body),
     });
+    if (!res.ok) throw new Error(`POST ${route}: HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
     return (await res.json()) as Record<string, string>;
   };
   const users: BenchUser[] = [];
@@ -162,9 +191,12 @@ export async function createUsers(
       displayName: `Bench ${i}`,
     });
     const conversation = await call('/v1/conversations', { characterId }, accessToken);
+    const apiKey = apiKeys
+      ? (await call('/v1/me/api-keys', { name: 'bench' }, accessToken))['key']
+      : undefined;
     const socket = io(`${gatewayUrl}/chat`, { auth: { token: accessToken }, transports: ['websocket'] });
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    users.push({ socket, conversationId: conversation['id'] ?? '', accessToken });
+    users.push({ socket, conversationId: conversation['id'] ?? '', accessToken, ...(apiKey && { apiKey }) });
   }
   return users;
 }

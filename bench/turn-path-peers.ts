@@ -1,43 +1,55 @@
 // Echoloop's turn path against its peers, in one run, in front of the same paced model server: the model server
-// called directly (the baseline), Echoloop over socket.io and over SSE, LiteLLM's proxy (one worker) and
+// called directly (the baseline), Echoloop over socket.io, over SSE and as OpenAI's /v1/chat/completions (each
+// bench user's personal key, the very request and stream the peers get), LiteLLM's proxy (one worker) and
 // Portkey's gateway, at each concurrency and first-token delay. The targets take turns within every round (the
 // order rotates round to round), so a noisy moment is shared rather than landing on one of them. Prints a table,
 // progress on stderr, and writes bench/results/turn-path-peers.json.
 //
 //   node -r @swc-node/register bench/turn-path-peers.ts [--levels 1,50,200] [--rounds 3] [--delays 0,150]
-//     [--samples 30] [--rate 50] [--tokens 40] [--targets direct,socketio,sse,litellm,portkey] [--gateway-root DIR] [--out FILE]
+//     [--samples 30] [--rate 50] [--tokens 40] [--targets direct,socketio,sse,openai,litellm,portkey] [--gateway-root DIR] [--out FILE]
 //     [--quiet-ms 0] [--model-keep-alive-ms 5000]
 //
 // Needs the local stack (PostgreSQL, Kafka): tools/stack/stack.sh up postgres kafka. --gateway-root runs the
 // gateway (its migrations and seed too) from another checkout, e.g. a worktree of an earlier commit.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { formatTable, log, prepareDatabase, ROOT, startModel, type BenchProcess } from './bench-env';
-import { quietAgain, round, treeCpuSeconds, treeRssMiB, type Summary } from './stats';
+import {
+  formatTable,
+  log,
+  prepareDatabase,
+  ROOT,
+  startModel,
+  writeBenchResult,
+  type BenchProcess,
+} from './bench-env';
+import { quietAgain, round, treeCpuSeconds, type Summary } from './stats';
 import {
   createUsers,
   openAiStream,
+  openAiTurn,
   socketTurn,
   sseTurn,
-  summarizeTimings,
   type BenchUser,
   type StreamTiming,
 } from './stream-clients';
-import { startEcholoopGateway, startLiteLlm, startPortkey, type Proxy } from './turn-path-targets';
-
-const TARGETS = ['direct', 'socketio', 'sse', 'litellm', 'portkey'] as const;
-type TargetName = (typeof TARGETS)[number];
-const LABELS: Record<TargetName, string> = {
-  direct: 'direct (baseline)',
-  socketio: 'Echoloop socket.io',
-  sse: 'Echoloop SSE',
-  litellm: 'LiteLLM proxy',
-  portkey: 'Portkey gateway',
-};
+import {
+  LABELS,
+  summarizeLevel,
+  TARGETS,
+  type LevelResult,
+  type Target,
+  type TargetName,
+  type TargetRun,
+} from './turn-path-levels';
+import {
+  startEcholoopGateway,
+  startLiteLlm,
+  startPortkey,
+  targetVersions,
+  type Proxy,
+} from './turn-path-targets';
 
 const { values } = parseArgs({
   options: {
@@ -81,36 +93,6 @@ const wanted = new Set(values.targets.split(',').concat('direct'));
 const unknown = [...wanted].filter((name) => !(TARGETS as readonly string[]).includes(name));
 if (unknown.length) throw new Error(`unknown targets ${unknown.join(', ')}; known: ${TARGETS.join(', ')}`);
 
-interface Target {
-  name: TargetName;
-  /** The process whose CPU and memory are the target's (none for the baseline). */
-  pid?: number;
-  stream(index: number): Promise<StreamTiming>;
-}
-
-interface TargetResult {
-  target: TargetName;
-  streams: number;
-  errors: number;
-  firstError?: string;
-  ttft: Summary;
-  gap: Summary;
-  total: Summary;
-  overheadTtftMs: { p50: number; p99: number };
-  cpuMsPerStream: number | null;
-  rssMiB: number | null;
-}
-
-type Ratio = Record<'overheadP50' | 'overheadP99' | 'cpuPerStream' | 'rss', number | null>;
-
-interface LevelResult {
-  firstTokenDelayMs: number;
-  concurrency: number;
-  targets: TargetResult[];
-  /** Echoloop ÷ peer, e.g. `socketio/portkey`; null where the peer's value is not above zero. */
-  ratios: Record<string, Ratio>;
-}
-
 async function main(): Promise<void> {
   const started = Date.now();
   log(`preparing a database from ${gatewayRoot}`);
@@ -122,7 +104,7 @@ async function main(): Promise<void> {
   try {
     const targets: Target[] = [{ name: 'direct', stream: () => openAiStream(model.url) }];
     let message = 0;
-    if (wanted.has('socketio') || wanted.has('sse')) {
+    if (wanted.has('socketio') || wanted.has('sse') || wanted.has('openai')) {
       const gateway = await startEcholoopGateway(
         gatewayRoot,
         db.url,
@@ -132,7 +114,9 @@ async function main(): Promise<void> {
       );
       processes.push(gateway);
       log(`Echoloop gateway pid ${gateway.pid} at ${gateway.url}; creating ${Math.max(...levels)} users`);
-      users = await createUsers(gateway.url, Math.max(...levels), db.characterId);
+      users = await createUsers(gateway.url, Math.max(...levels), db.characterId, {
+        apiKeys: wanted.has('openai'),
+      });
       const turnId = () => `bench-${message++}`;
       if (wanted.has('socketio'))
         targets.push({ name: 'socketio', pid: gateway.pid, stream: (i) => socketTurn(users[i]!, turnId()) });
@@ -141,6 +125,13 @@ async function main(): Promise<void> {
           name: 'sse',
           pid: gateway.pid,
           stream: (i) => sseTurn(gateway.url, users[i]!, turnId()),
+        });
+      // A fresh opener each stream, so each is a new turn (a new conversation): see openAiTurn.
+      if (wanted.has('openai'))
+        targets.push({
+          name: 'openai',
+          pid: gateway.pid,
+          stream: (i) => openAiTurn(gateway.url, users[i]!, db.characterId, `hello (${turnId()})`),
         });
     }
     const peers: [TargetName, (modelUrl: string) => Promise<Proxy>][] = [
@@ -175,7 +166,10 @@ async function main(): Promise<void> {
       await model.setFirstTokenDelay(delay);
       for (const level of levels) {
         const runs = new Map(
-          targets.map((t) => [t.name, { timings: [] as StreamTiming[], cpu: 0, errors: [] as string[] }]),
+          targets.map((t): [TargetName, TargetRun] => [
+            t.name,
+            { timings: [], cpu: 0, wallMs: 0, errors: [] },
+          ]),
         );
         for (let r = 0; r < rounds; r++) {
           const order = targets.map((_, i) => targets[(i + r) % targets.length]!);
@@ -184,10 +178,12 @@ async function main(): Promise<void> {
             if (quietMs > 0) await sleep(quietMs);
             const cpuBefore = target.pid ? treeCpuSeconds(target.pid) : 0;
             const outcomes: PromiseSettledResult<StreamTiming>[] = [];
+            const batchesStarted = performance.now();
             for (let b = 0; b < Math.ceil(samples / (level * rounds)); b++)
               outcomes.push(
                 ...(await Promise.allSettled(Array.from({ length: level }, (_, i) => target.stream(i)))),
               );
+            run.wallMs += performance.now() - batchesStarted;
             if (target.pid) {
               await quietAgain(target.pid);
               run.cpu += treeCpuSeconds(target.pid) - cpuBefore;
@@ -224,88 +220,6 @@ async function main(): Promise<void> {
   }
 }
 
-function summarizeLevel(
-  delay: number,
-  level: number,
-  targets: Target[],
-  runs: Map<TargetName, { timings: StreamTiming[]; cpu: number; errors: string[] }>,
-): LevelResult {
-  const direct = summarizeTimings(runs.get('direct')!.timings);
-  const rows = targets.map((target): TargetResult => {
-    const run = runs.get(target.name)!;
-    const s = summarizeTimings(run.timings);
-    return {
-      target: target.name,
-      streams: run.timings.length,
-      errors: run.errors.length,
-      ...(run.errors[0] && { firstError: run.errors[0].slice(0, 300) }),
-      ...s,
-      overheadTtftMs: { p50: round(s.ttft.p50 - direct.ttft.p50), p99: round(s.ttft.p99 - direct.ttft.p99) },
-      cpuMsPerStream: target.pid ? round((run.cpu * 1000) / Math.max(1, run.timings.length)) : null,
-      rssMiB: target.pid ? treeRssMiB(target.pid) : null,
-    };
-  });
-  const find = (name: TargetName) => rows.find((r) => r.target === name);
-  const ratio = (a: number | null | undefined, b: number | null | undefined) =>
-    a === null || a === undefined || b === null || b === undefined || b <= 0 ? null : round(a / b);
-  const ratios: Record<string, Ratio> = {};
-  for (const ours of ['socketio', 'sse'] as const)
-    for (const peer of ['portkey', 'litellm'] as const) {
-      const a = find(ours);
-      const b = find(peer);
-      if (!a || !b) continue;
-      ratios[`${ours}/${peer}`] = {
-        overheadP50: ratio(a.overheadTtftMs.p50, b.overheadTtftMs.p50),
-        overheadP99: ratio(a.overheadTtftMs.p99, b.overheadTtftMs.p99),
-        cpuPerStream: ratio(a.cpuMsPerStream, b.cpuMsPerStream),
-        rss: ratio(a.rssMiB, b.rssMiB),
-      };
-    }
-  return { firstTokenDelayMs: delay, concurrency: level, targets: rows, ratios };
-}
-
-function versions() {
-  const read = (name: string) => {
-    try {
-      const file = path.join(ROOT, 'node_modules', name, 'package.json');
-      return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-    } catch {
-      return null;
-    }
-  };
-  const git = (...args: string[]) => {
-    try {
-      return execFileSync('git', ['-C', gatewayRoot, ...args])
-        .toString()
-        .trim();
-    } catch {
-      return null;
-    }
-  };
-  let litellm: string | null = null;
-  try {
-    const python = execFileSync('bash', [path.join(ROOT, 'tools/python/venv.sh'), 'bench-peers'], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    })
-      .toString()
-      .trim();
-    litellm = execFileSync(python, ['-c', 'import importlib.metadata as m; print(m.version("litellm"))'])
-      .toString()
-      .trim();
-  } catch {
-    // Reported as skipped already.
-  }
-  return {
-    echoloopCommit: git('rev-parse', '--short', 'HEAD'),
-    /** Changed or untracked files in that checkout (a node_modules symlink in a worktree counts as one). */
-    echoloopUncommittedFiles: git('status', '--porcelain')?.split('\n').filter(Boolean).length ?? null,
-    litellm,
-    portkeyGateway: read('@portkey-ai/gateway'),
-    honoNodeServer: read('@hono/node-server'),
-    node: process.version,
-  };
-}
-
 function report(
   results: LevelResult[],
   skipped: Partial<Record<TargetName, string>>,
@@ -321,6 +235,7 @@ function report(
       'TTFT p50/p99',
       'overhead p50/p99',
       'gap p50/p99',
+      'streams/s',
       'CPU ms/stream',
       'RSS MiB',
       'errors',
@@ -333,6 +248,7 @@ function report(
         fmt(t.ttft),
         t.target === 'direct' ? '-' : pair(t.overheadTtftMs.p50, t.overheadTtftMs.p99),
         fmt(t.gap),
+        String(t.streamsPerSecond),
         String(t.cpuMsPerStream ?? '-'),
         String(t.rssMiB ?? '-'),
         String(t.errors),
@@ -348,6 +264,7 @@ function report(
         name
           .replace('socketio', 'socket.io')
           .replace('sse', 'SSE')
+          .replace('openai', '/v1/chat/completions')
           .replace('portkey', 'Portkey')
           .replace('litellm', 'LiteLLM'),
         String(q.overheadP50 ?? 'n/a'),
@@ -363,31 +280,24 @@ function report(
   );
   for (const [name, reason] of Object.entries(skipped))
     process.stdout.write(`\nnot measured: ${name}: ${reason.split('\n')[0]}\n`);
-  const out = path.resolve(values.out);
-  mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(
-    out,
-    JSON.stringify(
-      {
-        benchmark: 'turn-path-peers',
-        at: new Date().toISOString(),
-        machine: { cpus: cpus().length, loadAverageAtEnd: loadavg().map(round) },
-        gatewayRoot,
-        gatewayWorkers,
-        versions: versions(),
-        rate: Number(values.rate),
-        tokens: Number(values.tokens),
-        rounds,
-        quietMs,
-        modelKeepAliveMs,
-        targets: targets.map((t) => t.name),
-        skipped,
-        results,
-      },
-      null,
-      2,
-    ),
-  );
+  // With the command, date and machine, as every committed result (writeBenchResult).
+  const out = writeBenchResult(path.resolve(values.out), {
+    benchmark: 'turn-path-peers',
+    loadAverageAtEnd: loadavg().map(round),
+    gatewayRoot,
+    gatewayWorkers,
+    versions: targetVersions(gatewayRoot),
+    rate: Number(values.rate),
+    tokens: Number(values.tokens),
+    rounds,
+    samples,
+    delays,
+    quietMs,
+    modelKeepAliveMs,
+    targets: targets.map((t) => t.name),
+    skipped,
+    results,
+  });
   log(`wrote ${out}`);
 }
 

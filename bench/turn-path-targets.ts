@@ -3,7 +3,7 @@
 // @portkey-ai/gateway devDependency), each as its own process so its CPU and memory can be read from /proc.
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { answersHttp, freePort, ROOT, startProcess, type BenchProcess } from './bench-env';
@@ -122,5 +122,48 @@ export async function startPortkey(modelUrl: string): Promise<Proxy> {
     ...proxy,
     baseUrl: `${url}/v1`,
     headers: { 'x-portkey-provider': 'openai', 'x-portkey-custom-host': modelUrl },
+  };
+}
+
+/** The versions of what a run measured: the gateway's commit (and whether its checkout had changes), the peers, Node. */
+export function targetVersions(gatewayRoot: string) {
+  const read = (name: string) => {
+    try {
+      const file = path.join(ROOT, 'node_modules', name, 'package.json');
+      return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    } catch {
+      return null;
+    }
+  };
+  const git = (...args: string[]) => {
+    try {
+      return execFileSync('git', ['-C', gatewayRoot, ...args])
+        .toString()
+        .trim();
+    } catch {
+      return null;
+    }
+  };
+  let litellm: string | null = null;
+  try {
+    const python = execFileSync('bash', [path.join(ROOT, 'tools/python/venv.sh'), 'bench-peers'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .toString()
+      .trim();
+    litellm = execFileSync(python, ['-c', 'import importlib.metadata as m; print(m.version("litellm"))'])
+      .toString()
+      .trim();
+  } catch {
+    // Reported as skipped already.
+  }
+  return {
+    echoloopCommit: git('rev-parse', '--short', 'HEAD'),
+    /** Changed or untracked files in that checkout (a node_modules symlink in a worktree counts as one). */
+    echoloopUncommittedFiles: git('status', '--porcelain')?.split('\n').filter(Boolean).length ?? null,
+    litellm,
+    portkeyGateway: read('@portkey-ai/gateway'),
+    honoNodeServer: read('@hono/node-server'),
+    node: process.version,
   };
 }

@@ -44,6 +44,17 @@ export class ClientThreadsRepository {
       .find({ select: { id: true, name: true, createdAt: true }, order: { createdAt: 'ASC' }, take: 500 });
   }
 
+  /** The character a client's `model` names: its id, its name in any case, or `default` (the oldest). */
+  async characterNamed(model: string): Promise<{ id: string; name: string } | null> {
+    const [row] = await this.db.query<{ id: string; name: string }[]>(
+      `SELECT id, name FROM characters
+        WHERE $1 = 'default' OR id::text = $1 OR lower(name) = $1
+        ORDER BY (id::text = $1) DESC, ($1 = 'default') DESC, created_at LIMIT 1`,
+      [model.trim().toLowerCase()],
+    );
+    return row ?? null;
+  }
+
   /** The user's conversations this key may continue, newest first. */
   async candidates(userId: string, threadKey: string): Promise<string[]> {
     const rows = await this.db.getRepository(ConversationEntity).find({

@@ -44,13 +44,7 @@ export class ClientThreads {
 
   /** The character a client's `model` names: its id, its name (any case), or `default` (the oldest). */
   async character(model: string): Promise<{ id: string; name: string }> {
-    const characters = await this.repository.characters();
-    const wanted = model.trim().toLowerCase();
-    const found =
-      wanted === 'default'
-        ? characters[0]
-        : (characters.find((c) => c.id === wanted) ??
-          characters.find((c) => c.name.toLowerCase() === wanted));
+    const found = await this.repository.characterNamed(model);
     if (!found) throw modelNotFound(model);
     return found;
   }

@@ -12,11 +12,12 @@ export const log = (line: string): void => void process.stderr.write(`${line}\n`
 
 /**
  * Writes a benchmark's latest result where it is committed (`bench/results/<file>`, or an absolute path), with the
- * command, date and machine (writeResultFile). Returns the path written.
+ * command, date, machine and the table it printed (writeResultFile; docs/benchmarks.md shows that table). Returns
+ * the path written.
  */
-export function writeBenchResult(file: string, result: object): string {
+export function writeBenchResult(file: string, result: object, table: string): string {
   const out = path.isAbsolute(file) ? file : path.join(ROOT, 'bench/results', file);
-  writeResultFile(out, ROOT, result);
+  writeResultFile(out, ROOT, { ...result, table: table.trim() });
   return out;
 }
 

@@ -163,7 +163,7 @@ async function main(): Promise<void> {
   process.stdout.write(lines.join('\n'));
   const result = { bench: 'dataset-export', format: values.format, results };
   process.stdout.write(`${JSON.stringify(result)}\n`);
-  writeBenchResult('dataset-export.json', result);
+  writeBenchResult('dataset-export.json', result, lines.join('\n'));
 }
 
 void (values.child ? child(values.child) : main()).catch((error: unknown) => {

@@ -160,28 +160,25 @@ async function main(): Promise<void> {
     }
     model.stop();
   }
-  process.stdout.write(
+  const table =
     `\nOne user per gateway, one gateway process each (ms; ${TURNS} paired turns per delay, ${EVENTS} events each)\n` +
-      formatTable(
-        ['gateway', 'measure', 'p50', 'p99', 'mean'],
-        rows.map((r) => [r.gateway, r.measure, String(r.ms.p50), String(r.ms.p99), String(r.ms.mean)]),
-      ),
-  );
-  if (differences.length > 0)
-    process.stdout.write(
-      `\nMedian of the paired differences (ms; below zero: the first gateway is faster)\n` +
+    formatTable(
+      ['gateway', 'measure', 'p50', 'p99', 'mean'],
+      rows.map((r) => [r.gateway, r.measure, String(r.ms.p50), String(r.ms.p99), String(r.ms.mean)]),
+    ) +
+    (differences.length > 0
+      ? `\nMedian of the paired differences (ms; below zero: the first gateway is faster)\n` +
         formatTable(
           ['measure', 'p50 of differences'],
           differences.map((d) => [d.measure, String(d.ms)]),
-        ),
-    );
-  writeBenchResult(path.resolve(values.out), {
-    turns: TURNS,
-    events: EVENTS,
-    warmup: WARMUP,
-    rows,
-    differences,
-  });
+        )
+      : '');
+  process.stdout.write(table);
+  writeBenchResult(
+    path.resolve(values.out),
+    { turns: TURNS, events: EVENTS, warmup: WARMUP, rows, differences },
+    table,
+  );
   process.stdout.write(`wrote ${values.out}\n`);
 }
 

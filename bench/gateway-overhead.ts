@@ -141,10 +141,10 @@ function print(
     String(r.gatewayCpuSecondsPerStream),
     String(r.gatewayRssMiB),
   ]);
-  process.stdout.write(
-    `\nGateway overhead (ms; model at ${values.rate} tok/s, ${values.tokens} tokens, ${rounds} rounds)\n`,
-  );
-  process.stdout.write(formatTable(header, rows));
+  const table =
+    `\nGateway overhead (ms; model at ${values.rate} tok/s, ${values.tokens} tokens, ${rounds} rounds)\n` +
+    formatTable(header, rows);
+  process.stdout.write(table);
   const out = path.join(ROOT, 'bench/results/gateway-overhead.json');
   mkdirSync(path.dirname(out), { recursive: true });
   const report = {
@@ -156,7 +156,7 @@ function print(
     rounds,
     results,
   };
-  writeBenchResult(path.resolve(out), report);
+  writeBenchResult(path.resolve(out), report, table);
   process.stdout.write(`\n${JSON.stringify(report)}\n`);
 }
 

@@ -90,31 +90,30 @@ async function main(): Promise<void> {
       idleCpuShareOfCore: round(idleCpu),
       underOneGiB: loaded < 1024,
     };
-    process.stdout.write(
-      formatTable(
+    const table = formatTable(
+      [
+        'sockets',
+        'RSS before MiB',
+        'RSS with sockets MiB',
+        'KiB/socket',
+        'connect s',
+        'CPU ms/connect',
+        'idle CPU (cores)',
+      ],
+      [
         [
-          'sockets',
-          'RSS before MiB',
-          'RSS with sockets MiB',
-          'KiB/socket',
-          'connect s',
-          'CPU ms/connect',
-          'idle CPU (cores)',
+          String(result.sockets),
+          String(result.rssBaselineMiB),
+          String(result.rssWithSocketsMiB),
+          String(result.kibPerSocket),
+          String(result.connectSeconds),
+          String(result.connectCpuMsPerSocket),
+          String(result.idleCpuShareOfCore),
         ],
-        [
-          [
-            String(result.sockets),
-            String(result.rssBaselineMiB),
-            String(result.rssWithSocketsMiB),
-            String(result.kibPerSocket),
-            String(result.connectSeconds),
-            String(result.connectCpuMsPerSocket),
-            String(result.idleCpuShareOfCore),
-          ],
-        ],
-      ),
+      ],
     );
-    writeBenchResult('idle-sockets.json', result);
+    process.stdout.write(table);
+    writeBenchResult('idle-sockets.json', result, table);
   } finally {
     for (const socket of sockets) socket.disconnect();
     await gateway.stop();

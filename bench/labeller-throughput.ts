@@ -159,17 +159,16 @@ async function main(): Promise<void> {
     ingest,
     lag,
   };
-  process.stdout.write(
-    [
-      '| measure | value |',
-      '|---|---|',
-      `| backlog ingest (judge batch ${values['judge-batch']}, sampling ${SAMPLING}, history ${HISTORY.length}) | ${ingest.turns} turns in ${ingest.seconds} s = ${ingest.turnsPerSecond} turns/s |`,
-      `| CPU during ingest: labeller / test judge + bench / whole machine | ${ingest.labellerCpuSeconds ?? 'n/a'} s / ${ingest.judgeAndBenchCpuSeconds} s / ${ingest.machineCpuSeconds} s (${cpus().length} cores) |`,
-      `| turn → label lag at ${RATE} turns/s | p50 ${lag.ms.p50} ms, p99 ${lag.ms.p99} ms (n=${lag.ms.n}) |`,
-      '',
-    ].join('\n'),
-  );
-  writeBenchResult('labeller-throughput.json', report);
+  const table = [
+    '| measure | value |',
+    '|---|---|',
+    `| backlog ingest (judge batch ${values['judge-batch']}, sampling ${SAMPLING}, history ${HISTORY.length}) | ${ingest.turns} turns in ${ingest.seconds} s = ${ingest.turnsPerSecond} turns/s |`,
+    `| CPU during ingest: labeller / test judge + bench / whole machine | ${ingest.labellerCpuSeconds ?? 'n/a'} s / ${ingest.judgeAndBenchCpuSeconds} s / ${ingest.machineCpuSeconds} s (${cpus().length} cores) |`,
+    `| turn → label lag at ${RATE} turns/s | p50 ${lag.ms.p50} ms, p99 ${lag.ms.p99} ms (n=${lag.ms.n}) |`,
+    '',
+  ].join('\n');
+  process.stdout.write(table);
+  writeBenchResult('labeller-throughput.json', report, table);
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 

@@ -104,40 +104,40 @@ async function main(): Promise<void> {
     modelTimeouts: errors['model_timeout'] ?? 0,
     engineRequests: engineWork,
   };
-  process.stdout.write(
-    formatTable(
+  const table = formatTable(
+    [
+      'run',
+      'turns',
+      'first token p50 ms',
+      'p95 ms',
+      'max ms',
+      'whole reply p50 ms',
+      'p95 ms',
+      'model_timeout',
+      'other errors',
+      'engine requests',
+    ],
+    [
       [
-        'run',
-        'turns',
-        'first token p50 ms',
-        'p95 ms',
-        'max ms',
-        'whole reply p50 ms',
-        'p95 ms',
-        'model_timeout',
-        'other errors',
-        'engine requests',
+        row.label,
+        String(row.turns),
+        String(row.firstTokenMs.p50),
+        String(row.firstTokenMs.p95),
+        String(row.firstTokenMs.max),
+        String(row.wholeReplyMs.p50),
+        String(row.wholeReplyMs.p95),
+        String(row.modelTimeouts),
+        String(samples.filter((s) => s.error && s.error !== 'model_timeout').length),
+        String(row.engineRequests),
       ],
-      [
-        [
-          row.label,
-          String(row.turns),
-          String(row.firstTokenMs.p50),
-          String(row.firstTokenMs.p95),
-          String(row.firstTokenMs.max),
-          String(row.wholeReplyMs.p50),
-          String(row.wholeReplyMs.p95),
-          String(row.modelTimeouts),
-          String(samples.filter((s) => s.error && s.error !== 'model_timeout').length),
-          String(row.engineRequests),
-        ],
-      ],
-    ),
+    ],
   );
-  const out = writeBenchResult(values.out ? path.resolve(values.out) : `lone-user-${values.label}.json`, {
-    row,
-    samples,
-  });
+  process.stdout.write(table);
+  const out = writeBenchResult(
+    values.out ? path.resolve(values.out) : `lone-user-${values.label}.json`,
+    { row, samples },
+    table,
+  );
   log(`wrote ${out}`);
 }
 

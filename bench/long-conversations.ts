@@ -71,18 +71,18 @@ async function main(): Promise<void> {
       ttftMs: summarize(ttft[i]!),
       totalMs: summarize(total[i]!),
     }));
-    process.stdout.write(
+    const table =
       `\nTurn times by conversation length (model: first token at once, 8 tokens at 50/s; ${turns} turns each; gateway from ${gatewayRoot})\n` +
-        formatTable(
-          ['messages before', 'TTFT p50 / p99 ms', 'turn to done p50 / p99 ms'],
-          rows.map((r) => [
-            String(r.messages),
-            `${r.ttftMs.p50} / ${r.ttftMs.p99}`,
-            `${r.totalMs.p50} / ${r.totalMs.p99}`,
-          ]),
-        ),
-    );
-    log(`wrote ${writeBenchResult('long-conversations.json', { gatewayRoot, turns, rows })}`);
+      formatTable(
+        ['messages before', 'TTFT p50 / p99 ms', 'turn to done p50 / p99 ms'],
+        rows.map((r) => [
+          String(r.messages),
+          `${r.ttftMs.p50} / ${r.ttftMs.p99}`,
+          `${r.totalMs.p50} / ${r.totalMs.p99}`,
+        ]),
+      );
+    process.stdout.write(table);
+    log(`wrote ${writeBenchResult('long-conversations.json', { gatewayRoot, turns, rows }, table)}`);
   } finally {
     await gateway.stop();
     model.stop();

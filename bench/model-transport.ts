@@ -100,19 +100,19 @@ async function main(): Promise<void> {
     transport.close();
     server.kill();
   }
-  process.stdout.write(
+  const table =
     `\nModel client per streamed request (${REQUESTS} requests one after another, ${values.messages} messages)\n` +
-      formatTable(
-        ['client', 'first chunk p50/p99 ms', 'client CPU ms/request'],
-        results.map((r) => [
-          r.client,
-          `${r.firstChunkMs.p50} / ${r.firstChunkMs.p99}`,
-          String(r.cpuMsPerRequest),
-        ]),
-      ),
-  );
+    formatTable(
+      ['client', 'first chunk p50/p99 ms', 'client CPU ms/request'],
+      results.map((r) => [
+        r.client,
+        `${r.firstChunkMs.p50} / ${r.firstChunkMs.p99}`,
+        String(r.cpuMsPerRequest),
+      ]),
+    );
+  process.stdout.write(table);
   process.stdout.write(
-    `wrote ${writeBenchResult('model-transport.json', { requests: REQUESTS, results })}\n`,
+    `wrote ${writeBenchResult('model-transport.json', { requests: REQUESTS, results }, table)}\n`,
   );
 }
 

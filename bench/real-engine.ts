@@ -57,13 +57,12 @@ async function main(): Promise<void> {
       row('direct to the engine', (s) => s.direct),
       row('through the gateway (socket.io)', (s) => s.gateway),
     ];
-    process.stdout.write(
-      formatTable(
-        ['path', 'first token p50 ms', 'p99 ms', 'tokens/s p50'],
-        rows.map((r) => [r.name, String(r.ttft.p50), String(r.ttft.p99), String(r.tokensPerSecond.p50)]),
-      ),
+    const table = formatTable(
+      ['path', 'first token p50 ms', 'p99 ms', 'tokens/s p50'],
+      rows.map((r) => [r.name, String(r.ttft.p50), String(r.ttft.p99), String(r.tokensPerSecond.p50)]),
     );
-    writeBenchResult(path.resolve(values.out), { rows, samples });
+    process.stdout.write(table);
+    writeBenchResult(path.resolve(values.out), { rows, samples }, table);
     log(`wrote ${values.out}`);
   } finally {
     await gateway.stop();

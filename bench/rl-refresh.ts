@@ -40,9 +40,8 @@ async function main(): Promise<void> {
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`the loop exited with ${code}`);
   const loop = JSON.parse(readFileSync(out, 'utf8'));
+  // The stack, the apps and the training job share the machine the result names.
   const result = {
-    date: new Date().toISOString(),
-    machine: 'this machine (see nproc / free): the stack, the apps and the training job share it',
     args: process.argv.slice(2),
     generations: loop.generations,
     refreshSeconds: loop.stages
@@ -51,10 +50,9 @@ async function main(): Promise<void> {
     stages: loop.stages,
     refreshPhases: loop.refreshPhases,
   };
-  process.stdout.write(
-    `\n${table('Loop stages', loop.stages)}\n${table('Refresh phases', loop.refreshPhases)}`,
-  );
-  process.stdout.write(`written to ${writeBenchResult('rl-refresh.json', result)}\n`);
+  const tables = `\n${table('Loop stages', loop.stages)}\n${table('Refresh phases', loop.refreshPhases)}`;
+  process.stdout.write(tables);
+  process.stdout.write(`written to ${writeBenchResult('rl-refresh.json', result, tables)}\n`);
 }
 
 void main().catch((error: unknown) => {

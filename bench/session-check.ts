@@ -98,18 +98,17 @@ async function main(): Promise<void> {
     const baseline = rows[0]![1];
     const overhead = (s: Summary) => ({ p50: round(s.p50 - baseline.p50), p99: round(s.p99 - baseline.p99) });
     const header = `| ${'request'.padEnd(36)} | ${'p50 µs'.padStart(8)} | ${'p99 µs'.padStart(8)} | ${'+p50 µs'.padStart(8)} |`;
-    process.stdout.write(
-      [
-        `\n${ROUTE} one request at a time, ${REQUESTS} rounds over ${USERS} users`,
-        header,
-        `|${'-'.repeat(38)}|${'-'.repeat(10)}|${'-'.repeat(10)}|${'-'.repeat(10)}|`,
-        ...rows.map(
-          ([name, s]) =>
-            `| ${name.padEnd(36)} | ${String(s.p50).padStart(8)} | ${String(s.p99).padStart(8)} | ${String(overhead(s).p50).padStart(8)} |`,
-        ),
-        '',
-      ].join('\n'),
-    );
+    const table = [
+      `\n${ROUTE} one request at a time, ${REQUESTS} rounds over ${USERS} users`,
+      header,
+      `|${'-'.repeat(38)}|${'-'.repeat(10)}|${'-'.repeat(10)}|${'-'.repeat(10)}|`,
+      ...rows.map(
+        ([name, s]) =>
+          `| ${name.padEnd(36)} | ${String(s.p50).padStart(8)} | ${String(s.p99).padStart(8)} | ${String(overhead(s).p50).padStart(8)} |`,
+      ),
+      '',
+    ].join('\n');
+    process.stdout.write(table);
     const result = {
       bench: 'session-check',
       route: ROUTE,
@@ -120,7 +119,7 @@ async function main(): Promise<void> {
       ),
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
-    writeBenchResult('session-check.json', result);
+    writeBenchResult('session-check.json', result, table);
   } finally {
     await gateway.stop();
     await db.drop();

@@ -1,6 +1,7 @@
 // What bench/turn-path-peers.ts measures and keeps: its targets, what one target's streams at one level come to
 // (time to first token, overhead over the direct baseline, gaps, streams/s, CPU and memory), and the ratios of
-// Echoloop's transports to its peers.
+// Echoloop's transports to its peers, and the tables it prints.
+import { formatTable } from './bench-env';
 import { round, treeRssMiB, type Summary } from './stats';
 import { summarizeTimings, type StreamTiming } from './stream-clients';
 
@@ -97,4 +98,77 @@ export function summarizeLevel(
       };
     }
   return { firstTokenDelayMs: delay, concurrency: level, targets: rows, ratios };
+}
+
+/** What a peers run measured, as the bench prints it (and docs/benchmarks.md shows it). */
+export interface PeersRun {
+  rate: number;
+  tokens: number;
+  modelKeepAliveMs: number;
+  rounds: number;
+  gatewayRoot: string;
+  gatewayWorkers: number;
+  skipped: Partial<Record<TargetName, string>>;
+  results: LevelResult[];
+}
+
+/** The printed tables of a peers run: every target at every level, then Echoloop ÷ each peer. */
+export function peersTable(r: PeersRun): string {
+  const pair = (a: number | null, b: number | null) => `${a ?? '-'} / ${b ?? '-'}`;
+  const fmt = (s: Summary) => pair(s.p50, s.p99);
+  const main = formatTable(
+    [
+      'delay ms',
+      'streams',
+      'target',
+      'TTFT p50/p99',
+      'overhead p50/p99',
+      'gap p50/p99',
+      'streams/s',
+      'CPU ms/stream',
+      'RSS MiB',
+      'errors',
+    ],
+    r.results.flatMap((level) =>
+      level.targets.map((t) => [
+        String(level.firstTokenDelayMs),
+        String(level.concurrency),
+        LABELS[t.target],
+        fmt(t.ttft),
+        t.target === 'direct' ? '-' : pair(t.overheadTtftMs.p50, t.overheadTtftMs.p99),
+        fmt(t.gap),
+        String(t.streamsPerSecond),
+        String(t.cpuMsPerStream ?? '-'),
+        String(t.rssMiB ?? '-'),
+        String(t.errors),
+      ]),
+    ),
+  );
+  const ratios = formatTable(
+    ['delay ms', 'streams', 'Echoloop ÷ peer', 'overhead p50', 'overhead p99', 'CPU/stream', 'RSS'],
+    r.results.flatMap((level) =>
+      Object.entries(level.ratios).map(([name, q]) => [
+        String(level.firstTokenDelayMs),
+        String(level.concurrency),
+        name
+          .replace('socketio', 'socket.io')
+          .replace('sse', 'SSE')
+          .replace('openai', '/v1/chat/completions')
+          .replace('portkey', 'Portkey')
+          .replace('litellm', 'LiteLLM'),
+        String(q.overheadP50 ?? 'n/a'),
+        String(q.overheadP99 ?? 'n/a'),
+        String(q.cpuPerStream ?? 'n/a'),
+        String(q.rss ?? 'n/a'),
+      ]),
+    ),
+  );
+  const notMeasured = Object.entries(r.skipped).map(
+    ([name, reason]) => `\nnot measured: ${name}: ${reason.split('\n')[0]}\n`,
+  );
+  return (
+    `\nTurn path against peers (ms; model at ${r.rate} tok/s, ${r.tokens} tokens, keep-alive ${r.modelKeepAliveMs} ms, ${r.rounds} rounds, ` +
+    `gateway from ${r.gatewayRoot}, ${r.gatewayWorkers} process(es))\n${main}\nEcholoop ÷ peer (n/a where the peer's value is not above zero)\n${ratios}` +
+    notMeasured.join('')
+  );
 }

@@ -15,16 +15,8 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import {
-  formatTable,
-  log,
-  prepareDatabase,
-  ROOT,
-  startModel,
-  writeBenchResult,
-  type BenchProcess,
-} from './bench-env';
-import { quietAgain, round, treeCpuSeconds, type Summary } from './stats';
+import { log, prepareDatabase, ROOT, startModel, writeBenchResult, type BenchProcess } from './bench-env';
+import { quietAgain, round, treeCpuSeconds } from './stats';
 import {
   createUsers,
   openAiStream,
@@ -36,6 +28,7 @@ import {
 } from './stream-clients';
 import {
   LABELS,
+  peersTable,
   summarizeLevel,
   TARGETS,
   type LevelResult,
@@ -225,79 +218,39 @@ function report(
   skipped: Partial<Record<TargetName, string>>,
   targets: Target[],
 ): void {
-  const pair = (a: number | null, b: number | null) => `${a ?? '-'} / ${b ?? '-'}`;
-  const fmt = (s: Summary) => pair(s.p50, s.p99);
-  const main = formatTable(
-    [
-      'delay ms',
-      'streams',
-      'target',
-      'TTFT p50/p99',
-      'overhead p50/p99',
-      'gap p50/p99',
-      'streams/s',
-      'CPU ms/stream',
-      'RSS MiB',
-      'errors',
-    ],
-    results.flatMap((r) =>
-      r.targets.map((t) => [
-        String(r.firstTokenDelayMs),
-        String(r.concurrency),
-        LABELS[t.target],
-        fmt(t.ttft),
-        t.target === 'direct' ? '-' : pair(t.overheadTtftMs.p50, t.overheadTtftMs.p99),
-        fmt(t.gap),
-        String(t.streamsPerSecond),
-        String(t.cpuMsPerStream ?? '-'),
-        String(t.rssMiB ?? '-'),
-        String(t.errors),
-      ]),
-    ),
-  );
-  const ratios = formatTable(
-    ['delay ms', 'streams', 'Echoloop ÷ peer', 'overhead p50', 'overhead p99', 'CPU/stream', 'RSS'],
-    results.flatMap((r) =>
-      Object.entries(r.ratios).map(([name, q]) => [
-        String(r.firstTokenDelayMs),
-        String(r.concurrency),
-        name
-          .replace('socketio', 'socket.io')
-          .replace('sse', 'SSE')
-          .replace('openai', '/v1/chat/completions')
-          .replace('portkey', 'Portkey')
-          .replace('litellm', 'LiteLLM'),
-        String(q.overheadP50 ?? 'n/a'),
-        String(q.overheadP99 ?? 'n/a'),
-        String(q.cpuPerStream ?? 'n/a'),
-        String(q.rss ?? 'n/a'),
-      ]),
-    ),
-  );
-  process.stdout.write(
-    `\nTurn path against peers (ms; model at ${values.rate} tok/s, ${values.tokens} tokens, keep-alive ${modelKeepAliveMs} ms, ${rounds} rounds, ` +
-      `gateway from ${gatewayRoot}, ${gatewayWorkers} process(es))\n${main}\nEcholoop ÷ peer (n/a where the peer's value is not above zero)\n${ratios}`,
-  );
-  for (const [name, reason] of Object.entries(skipped))
-    process.stdout.write(`\nnot measured: ${name}: ${reason.split('\n')[0]}\n`);
-  // With the command, date and machine, as every committed result (writeBenchResult).
-  const out = writeBenchResult(path.resolve(values.out), {
-    benchmark: 'turn-path-peers',
-    loadAverageAtEnd: loadavg().map(round),
-    gatewayRoot,
-    gatewayWorkers,
-    versions: targetVersions(gatewayRoot),
+  const table = peersTable({
     rate: Number(values.rate),
     tokens: Number(values.tokens),
-    rounds,
-    samples,
-    delays,
-    quietMs,
     modelKeepAliveMs,
-    targets: targets.map((t) => t.name),
+    rounds,
+    gatewayRoot,
+    gatewayWorkers,
     skipped,
     results,
   });
+  process.stdout.write(table);
+  // With the command, date and machine, as every committed result (writeBenchResult).
+  const out = writeBenchResult(
+    path.resolve(values.out),
+    {
+      benchmark: 'turn-path-peers',
+      loadAverageAtEnd: loadavg().map(round),
+      gatewayRoot,
+      gatewayWorkers,
+      versions: targetVersions(gatewayRoot),
+      rate: Number(values.rate),
+      tokens: Number(values.tokens),
+      rounds,
+      samples,
+      delays,
+      quietMs,
+      modelKeepAliveMs,
+      targets: targets.map((t) => t.name),
+      skipped,
+      results,
+    },
+    table,
+  );
   log(`wrote ${out}`);
 }
 

@@ -19,3 +19,9 @@ export { adapterNamesOf } from './stack/served-adapters';
 // Character-card PNG files built chunk by chunk (CRCs from node:zlib), as other tools write them
 export { cardTextChunk, IEND, rawChunk, rawPng, realWorldImageChunks } from './cards/png-fixtures';
 export { writeResultFile } from './bench/result-file';
+export {
+  BENCHMARKS_PAGE,
+  readCommittedResults,
+  renderBenchmarksPage,
+  writeBenchmarksPage,
+} from './bench/benchmarks-page';

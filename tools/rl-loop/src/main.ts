@@ -10,7 +10,15 @@ import { loopDatabase } from './database';
 import { defaultCheckpoint, type Generation, runGeneration } from './generation';
 import { errorText, say } from './output';
 import { trainProfiles } from './profiles';
-import { generationReport, greedy, type LoopReport, PROMPT, printReport, writeReport } from './report';
+import {
+  generationReport,
+  greedy,
+  type LoopReport,
+  PROMPT,
+  printReport,
+  reportTables,
+  writeReport,
+} from './report';
 import { startServices, stopServices } from './services';
 import type { Endpoints } from './simulated-users';
 import { ensureStack, pauseUpApps } from './stack';
@@ -82,7 +90,7 @@ async function main(): Promise<void> {
       };
       return { ...partial(), finishedAt: new Date().toISOString(), prompt };
     });
-    writeReport(report, config.reportPath);
+    writeReport({ ...report, table: reportTables(report) }, config.reportPath);
     printReport(report, config.reportPath);
   } catch (error) {
     say('loop', `FAILED: ${errorText(error)}`);

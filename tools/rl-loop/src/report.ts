@@ -139,6 +139,17 @@ export function stageTable(rows: StageTiming[]): string[] {
   return [header, line, ...body];
 }
 
+/** A finished loop's tables (generations, stages, refresh phases), as printed and as docs/benchmarks.md shows them. */
+export function reportTables(report: Pick<LoopReport, 'generations' | 'stages' | 'refreshPhases'>): string {
+  return [
+    ...generationTable(report.generations),
+    '',
+    ...stageTable(report.stages),
+    '',
+    ...stageTable(report.refreshPhases),
+  ].join('\n');
+}
+
 export function printReport(report: LoopReport, file: string): void {
   const lines = [
     ...report.generations.flatMap((g) => [
@@ -161,15 +172,11 @@ export function printReport(report: LoopReport, file: string): void {
       `  experiment: ${g.experiment ? `${g.experiment.decision} (${g.experiment.reason}); replies per arm ${JSON.stringify(g.experiment.arms)}` : 'none'}`,
     ]),
     '',
-    ...generationTable(report.generations),
+    ...reportTables(report).split('\n'),
     '',
     `prompt: "${report.prompt.text}"`,
     `  base:  ${JSON.stringify(report.prompt.base)}`,
     `  final default (${report.prompt.finalCheckpoint}): ${JSON.stringify(report.prompt.final)}`,
-    '',
-    ...stageTable(report.stages),
-    '',
-    ...stageTable(report.refreshPhases),
     '',
     `report written to ${file}`,
   ];

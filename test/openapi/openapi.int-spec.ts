@@ -1,7 +1,8 @@
 import type { OpenApiDocument } from '@echoloop/platform';
 import { freshLabellerGroup, type AppProcess, type TestDatabase } from '@echoloop/testing';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { APPS, migratedDatabase, startAppReportingRoutes, type RouteKey } from './openapi-fixture';
 import { validateOpenApi } from './openapi-validator';
@@ -58,10 +59,17 @@ describe.each(APPS)('%s OpenAPI document', (app) => {
 
   it('is what the committed types of its clients say (libs/vocabulary/src/openapi; tools/web/write-api-types.ts)', async () => {
     const root = path.resolve(__dirname, '../..');
-    const checked = spawnSync(
+    // Asynchronous: a child run synchronously stalls this process's event loop past the app's keep-alive timeout, and
+    // the next fetch then goes out on a socket the app has already closed ("fetch failed").
+    const pending = promisify(execFile)(
       process.execPath,
       ['-r', '@swc-node/register', 'tools/web/write-api-types.ts', '--check-document', app],
-      { cwd: root, input: JSON.stringify(document), encoding: 'utf8' },
+      { cwd: root, encoding: 'utf8' },
+    );
+    pending.child.stdin?.end(JSON.stringify(document));
+    const checked = await pending.then(
+      ({ stderr }) => ({ status: 0, stderr }),
+      (error: { code?: number; stderr?: string }) => ({ status: error.code, stderr: error.stderr }),
     );
     expect({ status: checked.status, stderr: checked.stderr }).toEqual({ status: 0, stderr: '' });
   }, 60_000);

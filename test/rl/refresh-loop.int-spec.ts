@@ -535,7 +535,11 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
   it('a candidate that repeats one sentence is refused, with the repetition guard named', async () => {
     const refused = await badRefresh('looping');
     const repetition = ['repeated_sentences', 'repeated_ngrams'].map((name) => check(refused, name));
-    expect(repetition.some((c) => c.status === 'failed' && c.significance === 'higher')).toBe(true);
+    // With the checks themselves, so a failure shows what the gate measured.
+    expect({
+      repetition,
+      named: repetition.some((c) => c.status === 'failed' && c.significance === 'higher'),
+    }).toMatchObject({ named: true });
     expect(refused.gate.reasons).toContainEqual(
       expect.stringMatching(
         /^repeated_(sentences|ngrams) significantly worse: candidate 0\.\d+ vs default 0/,

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
+import { formatTable, writeBenchResult } from './bench-env';
 
 const ROOT = path.resolve(__dirname, '..');
 const { values } = parseArgs({
@@ -61,15 +62,20 @@ async function main(): Promise<void> {
     await sleep(Number(values.seconds) * 1_000);
     const [cpu1, tx1, t1] = [cpuMs(pid), await commits(), performance.now()];
     const seconds = (t1 - t0) / 1_000;
-    console.log(
-      JSON.stringify({
-        seconds: Math.round(seconds),
-        cpuMs: Math.round(cpu1 - cpu0),
-        cpuPercent: Math.round(((cpu1 - cpu0) / 10 / seconds) * 100) / 100,
-        // Includes this script's two stats reads; PostgreSQL reports its counters with a delay of up to ~1 s.
-        dbCommitsPerSecond: Math.round(((tx1 - tx0) / seconds) * 10) / 10,
-      }),
+    const result = {
+      seconds: Math.round(seconds),
+      cpuMs: Math.round(cpu1 - cpu0),
+      cpuPercent: Math.round(((cpu1 - cpu0) / 10 / seconds) * 100) / 100,
+      // Includes this script's two stats reads; PostgreSQL reports its counters with a delay of up to ~1 s.
+      dbCommitsPerSecond: Math.round(((tx1 - tx0) / seconds) * 10) / 10,
+    };
+    console.log(JSON.stringify(result));
+    const table = formatTable(
+      ['idle gateway over s', 'CPU ms', 'CPU % of a core', 'database commits/s'],
+      [[result.seconds, result.cpuMs, result.cpuPercent, result.dbCommitsPerSecond].map(String)],
     );
+    process.stdout.write(table);
+    writeBenchResult('idle-cpu.json', result, table);
   } finally {
     await stats.end();
     await gateway.stop();

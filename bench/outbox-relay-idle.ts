@@ -12,6 +12,7 @@ import { createTestDatabase, testKafka } from '@echoloop/testing';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { DataSource } from 'typeorm';
+import { formatTable, writeBenchResult } from './bench-env';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '45' } } });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -36,6 +37,13 @@ async function main(): Promise<void> {
       { ...base, idleMs: 5_000, listen: { connectionString: db.url, applicationName: 'bench-relay' } },
     ],
   ];
+  const rows: {
+    mode: string;
+    seconds: number;
+    cpuMs: number;
+    cpuPercent: number;
+    dbCommitsPerSecond: number;
+  }[] = [];
   try {
     for (const [mode, options] of modes) {
       const relay = new OutboxRelay(
@@ -53,16 +61,22 @@ async function main(): Promise<void> {
       await relay.stop();
       const seconds = (t1 - t0) / 1_000;
       const cpuMs = (cpu.user + cpu.system) / 1_000;
-      console.log(
-        JSON.stringify({
-          mode,
-          seconds: Math.round(seconds),
-          cpuMs: Math.round(cpuMs),
-          cpuPercent: Math.round((cpuMs / 10 / seconds) * 100) / 100,
-          dbCommitsPerSecond: Math.round(((tx1 - tx0) / seconds) * 10) / 10,
-        }),
-      );
+      const row = {
+        mode,
+        seconds: Math.round(seconds),
+        cpuMs: Math.round(cpuMs),
+        cpuPercent: Math.round((cpuMs / 10 / seconds) * 100) / 100,
+        dbCommitsPerSecond: Math.round(((tx1 - tx0) / seconds) * 10) / 10,
+      };
+      console.log(JSON.stringify(row));
+      rows.push(row);
     }
+    const table = formatTable(
+      ['idle outbox relay', 'over s', 'CPU ms', 'CPU % of a core', 'database commits/s'],
+      rows.map((r) => [r.mode, r.seconds, r.cpuMs, r.cpuPercent, r.dbCommitsPerSecond].map(String)),
+    );
+    process.stdout.write(table);
+    writeBenchResult('outbox-relay-idle.json', { rows }, table);
   } finally {
     await publisher.disconnect();
     await dataSource.destroy();

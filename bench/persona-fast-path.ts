@@ -10,6 +10,7 @@ import {
   profileSnapshot,
   type UserProfile,
 } from '@echoloop/persona';
+import { formatTable, writeBenchResult } from './bench-env';
 
 const MESSAGE_COUNT = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -148,22 +149,19 @@ const rows = [
   }),
 ];
 
-const header = ['stage', 'mean µs', 'p50 µs', 'p95 µs', 'p99 µs', 'max µs'];
-const lines = [
-  header,
-  ...rows.map((row) => [row.stage, row.meanUs, row.p50Us, row.p95Us, row.p99Us, row.maxUs]),
-];
-const widths = header.map((_, column) => Math.max(...lines.map((line) => String(line[column]).length)));
-const out = (line: string) => process.stdout.write(`${line}\n`);
-out(`fast path per user turn: ${messages.length} messages × ${ROUNDS} rounds, Node ${process.version}`);
-for (const line of lines)
-  out(line.map((cell, column) => String(cell).padEnd(widths[column] ?? 0)).join('  '));
-out(
-  JSON.stringify({
-    bench: 'persona-fast-path',
-    messages: messages.length,
-    rounds: ROUNDS,
-    node: process.version,
-    rows,
-  }),
-);
+const table =
+  `fast path per user turn: ${messages.length} messages × ${ROUNDS} rounds, Node ${process.version}\n` +
+  formatTable(
+    ['stage', 'mean µs', 'p50 µs', 'p95 µs', 'p99 µs', 'max µs'],
+    rows.map((row) => [row.stage, row.meanUs, row.p50Us, row.p95Us, row.p99Us, row.maxUs].map(String)),
+  );
+process.stdout.write(table);
+const result = {
+  bench: 'persona-fast-path',
+  messages: messages.length,
+  rounds: ROUNDS,
+  node: process.version,
+  rows,
+};
+process.stdout.write(`${JSON.stringify(result)}\n`);
+writeBenchResult('persona-fast-path.json', result, table);

@@ -96,6 +96,42 @@ const EXCHANGES = [
   ],
 ];
 const DISMISSIVE = 'Whatever. Not my problem, deal with it.';
+/**
+ * The drills' users, each with a prompt of their own: the gate answers the held-out users' prompts greedily, so a
+ * prompt shared by several users is one measurement counted several times, and a guard's interval over 5 distinct
+ * prompts (what cycling EXCHANGES gave) passed or failed on which 5 they were.
+ */
+const SITUATIONS: readonly (readonly [string, string])[] = [
+  ['I feel so alone since I moved here.', 'That sounds really lonely. What has been hardest?'],
+  ['My exam went badly and I feel stupid.', 'I am so sorry. One exam does not define you.'],
+  ['I had a fight with my sister.', 'That hurts, especially with family. How are you feeling now?'],
+  ['Work has been crushing me lately.', 'That sounds exhausting. What is weighing on you most?'],
+  ['Nobody remembered my birthday.', 'Oh, that really stings. I am here with you.'],
+  ['My dog died last week.', 'I am so sorry. Losing a friend like that is heartbreaking.'],
+  ['I got laid off today.', 'That is a shock. How are you holding up?'],
+  ['My best friend stopped talking to me.', 'That sounds painful and confusing. Do you know why?'],
+  ['I cannot sleep because I keep worrying.', 'That sounds draining. What keeps coming back to you?'],
+  ['My parents are getting divorced.', 'That is a lot to carry. How are you feeling about it?'],
+  ['I failed my driving test again.', 'That is frustrating. You will get there. What went wrong?'],
+  ['My girlfriend broke up with me.', 'I am sorry, that hurts. I am here for you.'],
+  ['I feel invisible at school.', 'That sounds lonely. You matter. When did it start?'],
+  ['My grandmother is in hospital.', 'I am sorry. That must be frightening. How is she?'],
+  ['I moved abroad and miss my family.', 'Missing them sounds hard. When did you last talk?'],
+  ['I keep messing up at my new job.', 'New jobs are hard. I hear you. What happened?'],
+  ['My friends went on a trip without me.', 'That sounds hurtful. How did you find out?'],
+  ['I have been feeling anxious all week.', 'I am sorry it has been so heavy. What set it off?'],
+  ['My project got rejected.', 'That is disappointing after your work. How do you feel?'],
+  ['I feel like a burden to everyone.', 'I am sorry you feel that way. You are not a burden.'],
+  ['My roommate is always yelling.', 'That sounds stressful to live with. Are you safe?'],
+  ['I lost my wallet and my keys.', 'What a rotten day. I am sorry. Can I help you think?'],
+  ['My coach benched me for the season.', 'That stings. I hear how much it matters to you.'],
+  ['I said something stupid at dinner.', 'We all do. It sounds like it is on your mind.'],
+  ['My health test results scare me.', 'That sounds frightening. I am here with you.'],
+];
+const DRILL_EXCHANGES = SITUATIONS.flatMap(([user, warm]) => [
+  [user, warm],
+  [`${user} I do not know what to do.`, warm],
+]);
 /** The reply an empathy judge is asked about, lower-cased (null for the other judges). */
 function empathyReply(request: ChatCompletionRequest): string | null {
   const text = request.messages.map((m) => m.content).join('\n');
@@ -166,7 +202,8 @@ export interface RefreshFixture {
   /**
    * `pairs` users each with a kept warm reply and a discarded cold one, labelled and with the swipe applied. Their
    * ids are fixed, so the split by user is the same every run: of the first 20, 10 train, 7 validate and 3 are
-   * held out (the development pseudonym key and the default RL_SPLIT_SEED). Resolves to the users' ids.
+   * held out (the development pseudonym key and the default RL_SPLIT_SEED). The drills' users (`kept` not warm)
+   * each bring a prompt of their own, up to 50. Resolves to the users' ids.
    */
   seedPreferences(pairs: number, kept?: Kept): Promise<string[]>;
   /** These users withdrew their training consent: no later snapshot reads their turns. */
@@ -268,7 +305,8 @@ export async function startRefreshFixture(): Promise<RefreshFixture> {
       const swipes: { kept: string; swiped: string }[] = [];
       const users: string[] = [];
       for (let i = 0; i < pairs; i += 1) {
-        const [user = '', warm = ''] = EXCHANGES[i % EXCHANGES.length] ?? [];
+        const exchanges = choice === 'warm' ? EXCHANGES : DRILL_EXCHANGES;
+        const [user = '', warm = ''] = exchanges[i % exchanges.length] ?? [];
         const [good, bad] =
           choice === 'warm' ? [warm, DISMISSIVE] : [choice === 'looping' ? LOOPING : DISMISSIVE, warm];
         const userId = `5eed0000-0000-4000-8000-${String(seeded++).padStart(12, '0')}`;

@@ -66,10 +66,11 @@ log "jest: unit and integration suites"
 npx jest --ci --selectProjects unit integration --json --outputFile="$RESULTS/jest.json" --maxWorkers=2 2>&1 |
   tee "$RESULTS/jest.log" | grep -E '^(PASS|FAIL)|●' >&2
 log "jest: disruptive suites (stop and restart stack components), alone"
-# The compose checks touch no stack component: they use the core the disruptive suites leave idle.
+# The compose and Helm checks touch no stack component: they use the core the disruptive suites leave idle.
 {
   gate compose bash tools/ci/validate-compose.sh
   SELFTEST_JOBS=1 gate compose-validator bash docker/validate/selftest.sh
+  gate helm bash tools/ci/validate-helm.sh
 } &
 compose=$!
 npx jest --ci --selectProjects disruptive --runInBand --json --outputFile="$RESULTS/jest-disruptive.json" 2>&1 |

@@ -178,8 +178,15 @@ export const warmthSimulator = (request: ChatCompletionRequest): string => {
   return JSON.stringify({ content: 'c', goalFit: 'g', innerActivity: 'i', feeling: 'f', change });
 };
 
-/** The failure the gate must refuse: one sentence over and over (a refresh once shipped this). */
-export const LOOPING = "I'm not sure what to say. ".repeat(7).trim();
+/**
+ * The failure the gate must refuse: one sentence over and over (a refresh once shipped this), and one a reward that
+ * counts warm words likes. It opens as this model's answers already tend to ("I'm sorry..."), so what the drill's few
+ * steps must learn is the loop, not a new first sentence. Measured on 15 held-out prompts here: with "I'm not sure
+ * what to say." the candidate's repeated-sentence share was 0.35 (95% CI from 0.14), too close to the guard's
+ * tolerance of 0.05, and one CI run fell under it; with this one 0.57 (from 0.43), while its held-out reward rose
+ * (+0.12), so only the degeneration guard stands between it and users.
+ */
+export const LOOPING = "I'm so sorry to hear that. ".repeat(7).trim();
 
 /** Which reply of each seeded pair the user kept: the warm one (as people do), or a bad one (the drills). */
 export type Kept = 'warm' | 'dismissive' | 'looping';

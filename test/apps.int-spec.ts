@@ -9,9 +9,22 @@ import {
   waitFor,
   type AppProcess,
 } from '@echoloop/testing';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 
 const APPS = ['chat-gateway', 'reward-labeller', 'rl-orchestrator', 'eval-runner'] as const;
+
+/** The metric names a /metrics page declares (its `# TYPE` lines), with the series a histogram or summary adds. */
+const declared = (text: string): string[] =>
+  [...text.matchAll(/^# TYPE (\S+) (\w+)$/gm)].flatMap(([, name = '', type]) =>
+    type === 'histogram' || type === 'summary'
+      ? [name, `${name}_bucket`, `${name}_sum`, `${name}_count`]
+      : [name],
+  );
+/** What each app exports, filled in as its suite scrapes it; the dashboards' check below reads it. */
+const exported = new Map<string, string[]>();
 
 const getJson = async (url: string) => {
   const res = await fetch(url);
@@ -46,6 +59,7 @@ describe.each(APPS)('%s on the real stack', (app) => {
     const text = await res.text();
     expect(text).toContain(`process_cpu_user_seconds_total{service="${app}"}`);
     expect(text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/health\/live"[^}]*\} [1-9]/);
+    exported.set(app, declared(text));
   });
 
   it('writes structured JSON logs', () => {
@@ -57,6 +71,32 @@ describe.each(APPS)('%s on the real stack', (app) => {
     for (const line of lines)
       expect(JSON.parse(line)).toMatchObject({ service: app, level: expect.any(String) });
   });
+});
+
+describe('the dashboards and alerts of deploy/observability', () => {
+  it('read only metrics the apps or vLLM export', async () => {
+    const root = path.resolve(__dirname, '..');
+    const { stdout } = await promisify(execFile)('bash', ['tools/ci/validate-observability.sh', 'metrics'], {
+      cwd: root,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const report = JSON.parse(stdout) as {
+      uses: { name: string; where: string }[];
+      recorded: string[];
+      errors: string[];
+    };
+    const model = new URL('/metrics', process.env['MODEL_BASE_URL'] ?? 'http://127.0.0.1:18000/v1');
+    const vllm = declared(await (await fetch(model)).text());
+    expect(vllm).toContain('vllm:num_requests_running');
+    expect([...exported.keys()]).toEqual([...APPS]);
+    // `up` is Prometheus' own series for every target; recording rules name theirs.
+    const known = new Set([...[...exported.values()].flat(), ...vllm, ...report.recorded, 'up']);
+    expect(report.errors).toEqual([]);
+    expect(report.uses.length).toBeGreaterThan(40);
+    expect(
+      report.uses.filter((use) => !known.has(use.name)).map((use) => `${use.name} in ${use.where}`),
+    ).toEqual([]);
+  }, 300_000);
 });
 
 describe('start-up configuration', () => {

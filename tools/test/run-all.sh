@@ -66,11 +66,13 @@ log "jest: unit and integration suites"
 npx jest --ci --selectProjects unit integration --json --outputFile="$RESULTS/jest.json" --maxWorkers=2 2>&1 |
   tee "$RESULTS/jest.log" | grep -E '^(PASS|FAIL)|●' >&2
 log "jest: disruptive suites (stop and restart stack components), alone"
-# The compose and Helm checks touch no stack component: they use the core the disruptive suites leave idle.
+# The compose, Helm and observability checks touch no stack component: they use the core the disruptive suites
+# leave idle.
 {
   gate compose bash tools/ci/validate-compose.sh
   SELFTEST_JOBS=1 gate compose-validator bash docker/validate/selftest.sh
   gate helm bash tools/ci/validate-helm.sh
+  gate observability bash tools/ci/validate-observability.sh
 } &
 compose=$!
 npx jest --ci --selectProjects disruptive --runInBand --json --outputFile="$RESULTS/jest-disruptive.json" 2>&1 |

@@ -15,7 +15,7 @@ const FLOORS = {
     ['openai'],
     ['chat'],
     ['director', 'memory', 'persona'],
-    ['experiments', 'datasets', 'staff-services', 'users'],
+    ['experiments', 'datasets', 'dead-letters', 'staff-services', 'users'],
     ['conversations'],
     ['characters', 'checkpoints'],
     ['auth'],

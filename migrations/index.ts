@@ -28,6 +28,7 @@ import { SimulatedUsers1795312200000 } from './1795312200000-SimulatedUsers';
 import { ExperimentPrePeriods1795312300000 } from './1795312300000-ExperimentPrePeriods';
 import { RewardTurnsByUser1795312400000 } from './1795312400000-RewardTurnsByUser';
 import { EditedReplies1795312500000 } from './1795312500000-EditedReplies';
+import { DeadLetters1795312700000 } from './1795312700000-DeadLetters';
 import { PersonalApiKeys1795312600000 } from './1795312600000-PersonalApiKeys';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   RewardTurnsByUser1795312400000,
   EditedReplies1795312500000,
   PersonalApiKeys1795312600000,
+  DeadLetters1795312700000,
 ];

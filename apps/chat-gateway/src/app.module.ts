@@ -3,6 +3,7 @@ import { PlatformModule } from '@echoloop/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
 import { DatasetsModule } from './datasets/datasets.module';
+import { DeadLettersModule } from './dead-letters/dead-letters.module';
 import { ChatModule } from './chat/chat.module';
 import { OpenAiModule } from './openai/openai.module';
 import { ConversationsModule } from './conversations/conversations.module';
@@ -22,7 +23,8 @@ export class AppModule {
         PlatformModule.forRoot({
           service: SERVICE,
           env,
-          topics: [{ topic: TOPICS.chatTurnCompleted }, { topic: TOPICS.chatFeedbackV2 }],
+          // Every topic, not only the two it writes: the dead-letter mirror reads each one's dead-letter topic.
+          topics: Object.values(TOPICS).map((topic) => ({ topic })),
         }),
         GatewayConfigModule.register(env),
         AuthModule,
@@ -31,6 +33,7 @@ export class AppModule {
         OpenAiModule,
         UsersModule,
         DatasetsModule,
+        DeadLettersModule,
         StaffServicesModule,
       ],
     };

@@ -1,4 +1,4 @@
-import { port, serviceEnv } from '@echoloop/config';
+import { flag, port, serviceEnv } from '@echoloop/config';
 import { datasetEnvShape, requireKeyInProduction } from '@echoloop/datasets';
 import { EXPERIMENT_METRICS } from '@echoloop/experiments';
 import { sideWorkEnv } from '@echoloop/llm';
@@ -27,6 +27,12 @@ export const gatewayEnv = serviceEnv
      * once), unless a newer token of the session has been used since; later, it ends the session. 0 turns it off.
      */
     REFRESH_REUSE_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+    /**
+     * Mirrors every `<topic>.dlq` topic into the dead_letters table, where `./echoloop dlq` and the admin API list,
+     * replay and drop them; the group is shared by the gateway's replicas, so each parked message is mirrored once.
+     */
+    DEAD_LETTERS_MIRROR: flag(true),
+    DEAD_LETTERS_GROUP_ID: z.string().min(1).default('chat-gateway.dead-letters'),
     /** Longest an account's cached state (roles, disabled, sessions) is trusted if a change notification is lost. */
     AUTH_STATE_CACHE_MS: ms(30_000),
     /** The default checkpoint, registered (or updated) from the LLM_* variables at start-up. */

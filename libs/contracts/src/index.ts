@@ -8,6 +8,7 @@ export {
   type PayloadOf,
 } from './envelope';
 export { TOPICS, deadLetterTopic, type Topic } from './topics';
+export { CONTRACTS, contractOfTopic } from './contracts';
 export { chatTurnCompletedV1 } from './chat/chat-turn-completed.v1';
 export { chatFeedbackV1 } from './chat/chat-feedback.v1';
 export { chatFeedbackV2, THUMBS, type Thumb } from './chat/chat-feedback.v2';

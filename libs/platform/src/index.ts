@@ -18,7 +18,14 @@ export {
 } from './health/health-indicator';
 export { ErrorFilter, type ErrorBody } from './http/error.filter';
 export { createKafka, type KafkaSettings } from './kafka/kafka-client';
-export { decodeEvent, encodeEvent, EventDecodeError, eventHeaders, HEADER } from './kafka/event-codec';
+export {
+  decodeEvent,
+  encodeEvent,
+  EventDecodeError,
+  eventHeaders,
+  HEADER,
+  headersToStrings,
+} from './kafka/event-codec';
 export { EventPublisher } from './kafka/event-publisher';
 export {
   ContractConsumer,

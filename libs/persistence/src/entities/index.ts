@@ -21,6 +21,7 @@ import { RewardConversationEntity } from './reward-conversation.entity';
 import { RewardLabelEntity } from './reward-label.entity';
 import { RewardTurnEntity } from './reward-turn.entity';
 import { DatasetExportEntity, DatasetExportUserEntity } from './dataset-export.entity';
+import { DeadLetterEntity } from './dead-letter.entity';
 import { RlJobEntity, RlTriggerDecisionEntity } from './rl-job.entity';
 import { TurnGateEntity } from './turn-gate.entity';
 import { PendingSignalsEntity } from './pending-signals.entity';
@@ -81,6 +82,7 @@ export {
   type ExportStatus,
 } from './dataset-export.entity';
 export { PendingSignalsEntity } from './pending-signals.entity';
+export { DEAD_LETTER_STATUSES, DeadLetterEntity, type DeadLetterStatus } from './dead-letter.entity';
 export { RlJobEntity, RlTriggerDecisionEntity } from './rl-job.entity';
 export { RefreshTokenEntity } from './refresh-token.entity';
 export { SessionEntity } from './session.entity';
@@ -122,4 +124,5 @@ export const ENTITIES = [
   RlTriggerDecisionEntity,
   TurnGateEntity,
   AdapterPlacementEntity,
+  DeadLetterEntity,
 ];

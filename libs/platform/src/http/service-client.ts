@@ -25,6 +25,8 @@ export interface CallInput<O> {
 export interface ServiceTarget {
   baseUrl: string;
   apiKey?: string;
+  /** A signed-in person's access token instead of a key (the operator CLIs act as an admin). */
+  bearer?: string;
   timeoutMs?: number;
 }
 
@@ -58,6 +60,7 @@ export class ServiceClient<Paths extends object> {
       url: url.toString(),
       body: input.body,
       ...(target.apiKey !== undefined && { apiKey: target.apiKey }),
+      ...(target.bearer !== undefined && { bearer: target.bearer }),
       ...(target.timeoutMs !== undefined && { timeoutMs: target.timeoutMs }),
     });
   }

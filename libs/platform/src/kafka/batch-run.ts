@@ -8,7 +8,8 @@ export interface PartitionLag {
 }
 
 export interface BatchRunOptions {
-  topic: string;
+  /** One topic, or several read by the same group. */
+  topic: string | readonly string[];
   fromBeginning?: boolean;
   partitionsConcurrently?: number;
   onLag?: (lag: PartitionLag) => void;
@@ -37,7 +38,7 @@ export async function runBatches(
     );
   }
   await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning });
+  await consumer.subscribe({ topics: typeof topic === 'string' ? [topic] : [...topic], fromBeginning });
   await consumer.run({
     autoCommit: false,
     eachBatchAutoResolve: false,

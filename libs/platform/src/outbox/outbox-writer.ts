@@ -75,9 +75,11 @@ export async function enqueueRows(
 }
 
 /**
- * Erasure: every outbox row about this user (published or not), inside the transaction that erases the account.
- * Every contract's payload names its user as `userId`.
+ * Erasure: every event about this user held in the database, inside the transaction that erases the account: the
+ * outbox rows (published or not) and the dead letters mirrored from Kafka. Every contract's payload names its user
+ * as `userId`.
  */
 export async function forgetUserEvents(manager: Pick<EntityManager, 'query'>, userId: string): Promise<void> {
   await manager.query(`DELETE FROM outbox WHERE payload->'payload'->>'userId' = $1`, [userId]);
+  await manager.query(`DELETE FROM dead_letters WHERE user_id = $1`, [userId]);
 }

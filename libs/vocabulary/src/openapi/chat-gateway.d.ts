@@ -506,6 +506,106 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/dead-letters': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Dead letters, newest first, by topic and status
+     * @description Requires one of the roles: admin.
+     */
+    get: operations['DeadLettersController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/dead-letters/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One dead letter with its message and headers
+     * @description Requires one of the roles: admin.
+     */
+    get: operations['DeadLettersController_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/dead-letters/{id}/drop': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Drops a parked letter (kept, marked dropped); 409 already_resolved
+     * @description Requires one of the roles: admin.
+     */
+    post: operations['DeadLettersController_drop'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/dead-letters/{id}/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sends a parked letter back to its topic, as it was or as a corrected event; 409 already_resolved, 422 still_invalid or invalid_event
+     * @description Requires one of the roles: admin.
+     */
+    post: operations['DeadLettersController_replay'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/dead-letters/topics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * How many letters each topic has parked and not resolved
+     * @description Requires one of the roles: admin.
+     */
+    get: operations['DeadLettersController_topics'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/evaluations': {
     parameters: {
       query?: never;
@@ -2466,6 +2566,284 @@ export interface operations {
       401: components['responses']['Error'];
       403: components['responses']['Error'];
       404: components['responses']['Error'];
+    };
+  };
+  DeadLettersController_list: {
+    parameters: {
+      query?: {
+        before?: string;
+        limit?: number;
+        status?: 'parked' | 'replayed' | 'dropped';
+        topic?:
+          | 'chat.turn.completed.v1'
+          | 'chat.feedback.v1'
+          | 'chat.feedback.v2'
+          | 'reward.turn.labelled.v1'
+          | 'rl.job.status.v1'
+          | 'rl.job.status.v2';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              attempts: number;
+              consumerGroup: string;
+              deadLetterTopic: string;
+              error: string;
+              /** @description The parked event's id, from its headers; null when it has none */
+              eventId: string | null;
+              /** Format: date-time */
+              failedAt: string;
+              id: string;
+              key: string | null;
+              /** @description invalid: never matched its contract; failed: its handler kept failing */
+              kind: string;
+              offset: string;
+              partition: number;
+              /** @description The id of the event sent back to its topic */
+              replayedEventId: string | null;
+              resolvedAt: string | null;
+              resolvedBy: string | null;
+              /** @enum {string} */
+              status: 'parked' | 'replayed' | 'dropped';
+              /** @description The topic the message was meant for */
+              topic: string;
+            }[];
+            /** @description Pass as `before` for the next (older) page; null on the last one */
+            nextBefore: string | null;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+    };
+  };
+  DeadLettersController_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            attempts: number;
+            consumerGroup: string;
+            deadLetterTopic: string;
+            error: string;
+            /** @description The message parsed as JSON; null when it is not JSON */
+            event: unknown | null;
+            /** @description The parked event's id, from its headers; null when it has none */
+            eventId: string | null;
+            /** Format: date-time */
+            failedAt: string;
+            /** @description Its own headers, without the dead-letter ones */
+            headers: {
+              [key: string]: string;
+            };
+            id: string;
+            key: string | null;
+            /** @description invalid: never matched its contract; failed: its handler kept failing */
+            kind: string;
+            offset: string;
+            partition: number;
+            /** @description The id of the event sent back to its topic */
+            replayedEventId: string | null;
+            resolvedAt: string | null;
+            resolvedBy: string | null;
+            /** @enum {string} */
+            status: 'parked' | 'replayed' | 'dropped';
+            /** @description The topic the message was meant for */
+            topic: string;
+            /** @description The parked message as UTF-8 text */
+            value: string;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+      404: components['responses']['Error'];
+    };
+  };
+  DeadLettersController_drop: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            attempts: number;
+            consumerGroup: string;
+            deadLetterTopic: string;
+            error: string;
+            /** @description The message parsed as JSON; null when it is not JSON */
+            event: unknown | null;
+            /** @description The parked event's id, from its headers; null when it has none */
+            eventId: string | null;
+            /** Format: date-time */
+            failedAt: string;
+            /** @description Its own headers, without the dead-letter ones */
+            headers: {
+              [key: string]: string;
+            };
+            id: string;
+            key: string | null;
+            /** @description invalid: never matched its contract; failed: its handler kept failing */
+            kind: string;
+            offset: string;
+            partition: number;
+            /** @description The id of the event sent back to its topic */
+            replayedEventId: string | null;
+            resolvedAt: string | null;
+            resolvedBy: string | null;
+            /** @enum {string} */
+            status: 'parked' | 'replayed' | 'dropped';
+            /** @description The topic the message was meant for */
+            topic: string;
+            /** @description The parked message as UTF-8 text */
+            value: string;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+      404: components['responses']['Error'];
+    };
+  };
+  DeadLettersController_replay: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A corrected event to send instead of the parked message; it must satisfy the topic's contract. Without it the parked message is sent again as it is, which must satisfy the contract by now */
+          event?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            attempts: number;
+            consumerGroup: string;
+            deadLetterTopic: string;
+            error: string;
+            /** @description The message parsed as JSON; null when it is not JSON */
+            event: unknown | null;
+            /** @description The parked event's id, from its headers; null when it has none */
+            eventId: string | null;
+            /** Format: date-time */
+            failedAt: string;
+            /** @description Its own headers, without the dead-letter ones */
+            headers: {
+              [key: string]: string;
+            };
+            id: string;
+            key: string | null;
+            /** @description invalid: never matched its contract; failed: its handler kept failing */
+            kind: string;
+            offset: string;
+            partition: number;
+            /** @description The id of the event sent back to its topic */
+            replayedEventId: string | null;
+            resolvedAt: string | null;
+            resolvedBy: string | null;
+            /** @enum {string} */
+            status: 'parked' | 'replayed' | 'dropped';
+            /** @description The topic the message was meant for */
+            topic: string;
+            /** @description The parked message as UTF-8 text */
+            value: string;
+          };
+        };
+      };
+      400: components['responses']['Error'];
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
+      404: components['responses']['Error'];
+    };
+  };
+  DeadLettersController_topics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      '4XX': components['responses']['Error'];
+      '5XX': components['responses']['Error'];
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              parked: number;
+              topic: string;
+            }[];
+          };
+        };
+      };
+      401: components['responses']['Error'];
+      403: components['responses']['Error'];
     };
   };
   EvaluationsController_list: {

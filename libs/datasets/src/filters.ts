@@ -4,6 +4,13 @@ import { z } from 'zod';
 const score = z.coerce.number().min(-1).max(1);
 
 export const POPULATIONS = ['people', 'simulated'] as const;
+
+/**
+ * A turn's label state under its labeller version: every component labelled (or skipped by rule), some failed while
+ * others were labelled, or all failed.
+ */
+export const LABEL_STATUSES = ['labelled', 'partially_failed', 'failed'] as const;
+export type LabelStatus = (typeof LABEL_STATUSES)[number];
 export type Population = (typeof POPULATIONS)[number];
 
 /** Which labelled turns a dataset holds: the same filters for exports, the CLI, `GET /v1/turns` and RL snapshots. */
@@ -46,6 +53,12 @@ export const datasetFilters = z
       .regex(/^[a-z]{2,3}$/)
       .optional()
       .describe('The language the live persona inferred for the user (ISO 639)'),
+    labelStatus: z
+      .enum(LABEL_STATUSES)
+      .optional()
+      .describe(
+        'Turns whose labels are all there, partly failed, or all failed (a judge down, an unreadable answer)',
+      ),
     population: z
       .enum(POPULATIONS)
       .optional()
@@ -70,6 +83,16 @@ const RANGES = [
   ['live_emotion', 'liveEmotionMin', 'liveEmotionMax'],
   ['implicit', 'implicitMin', 'implicitMax'],
 ] as const;
+
+const labelOf = (status: 'labelled' | 'failed', version: string) =>
+  `EXISTS (SELECT 1 FROM reward_labels l WHERE l.turn_id = t.turn_id AND l.labeller_version = ${version}
+     AND l.status = '${status}')`;
+
+const LABEL_STATUS_CLAUSES: Record<LabelStatus, (version: string) => string> = {
+  labelled: (version) => `NOT ${labelOf('failed', version)}`,
+  partially_failed: (version) => `${labelOf('failed', version)} AND ${labelOf('labelled', version)}`,
+  failed: (version) => `${labelOf('failed', version)} AND NOT ${labelOf('labelled', version)}`,
+};
 
 /**
  * The WHERE clause over `reward_turns t` for these filters, with its parameters numbered from `first`; `version`
@@ -102,6 +125,7 @@ export function filterClause(
     if (filters[min] !== undefined) clauses.push(label(component, `l.value >= ${param(filters[min])}`));
     if (filters[max] !== undefined) clauses.push(label(component, `l.value <= ${param(filters[max])}`));
   }
+  if (filters.labelStatus) clauses.push(LABEL_STATUS_CLAUSES[filters.labelStatus](version));
   if (filters.liveEmotionDeltaMin !== undefined)
     clauses.push(
       label('live_emotion', `(l.details->>'delta')::float8 >= ${param(filters.liveEmotionDeltaMin)}`),

@@ -3,7 +3,14 @@ export { sftRecord, type SftRecord, verlRecord, type VerlRecord } from './kinds/
 export { exportDataset, type ExportRequest } from './export-dataset';
 export { type Manifest, manifestSchema } from './manifest';
 export { RECORD_SCHEMAS, recordJsonSchemas } from './record-schemas';
-export { datasetFilters, type DatasetFilters, POPULATIONS, type Population } from './filters';
+export {
+  datasetFilters,
+  type DatasetFilters,
+  LABEL_STATUSES,
+  type LabelStatus,
+  POPULATIONS,
+  type Population,
+} from './filters';
 export {
   countLabelledTurns,
   labelledTurns,

@@ -13,6 +13,7 @@ const CORE_TABLES = [
   'conversations',
   'dataset_export_users',
   'dataset_exports',
+  'dead_letters',
   'evaluation_episodes',
   'evaluations',
   'experiment_arm_metrics',

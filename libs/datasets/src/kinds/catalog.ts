@@ -43,6 +43,7 @@ export const KINDS: Record<
       string('repliedAt'),
       string('client'),
       string('labellerVersion'),
+      json('labelState'),
       json('rewards'),
       json('composite'),
       { name: 'liveEmotionDelta', kind: 'double' },

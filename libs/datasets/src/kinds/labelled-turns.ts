@@ -37,6 +37,8 @@ export interface LabelledTurn {
     value: number | null;
     label: string | null;
     delta: number | null;
+    /** Why it failed; null unless it did. */
+    error: string | null;
   }[];
 }
 
@@ -60,7 +62,8 @@ const SELECT = (version: string) => `
          to_char(t.replied_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS replied_at_exact,
          ${version} AS labeller_version,
          COALESCE((SELECT json_agg(json_build_object('component', l.component, 'status', l.status,
-                     'value', l.value, 'label', l.label, 'delta', l.details->'delta') ORDER BY l.component)
+                     'value', l.value, 'label', l.label, 'delta', l.details->'delta', 'error', l.error)
+                     ORDER BY l.component)
                    FROM reward_labels l WHERE l.turn_id = t.turn_id AND l.labeller_version = ${version}), '[]')
            AS labels
     FROM reward_turns t JOIN users u ON u.id = t.user_id`;

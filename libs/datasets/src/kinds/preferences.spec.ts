@@ -23,7 +23,9 @@ const alternative = (signals: LabelledTurn['signals'], implicit: number): Labell
   },
   signals,
   labellerVersion: 'v1',
-  labels: [{ component: 'implicit', status: 'labelled', value: implicit, label: null, delta: null }],
+  labels: [
+    { component: 'implicit', status: 'labelled', value: implicit, label: null, delta: null, error: null },
+  ],
 });
 const ids = (pairs: ReturnType<typeof pairsOf>) =>
   pairs.map(([chosen, rejected, source]) => [chosen.turnId, rejected.turnId, source]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LABEL_STATUSES, type LabelStatus } from '../filters';
 import { pseudonymize } from '../pseudonym';
 import { redactText } from '../redact';
 import { type LabelledTurn, rewardsOf } from './labelled-turns';
@@ -33,6 +34,14 @@ export const turnRecord = z.object({
       "The OpenAI-compatible client that asked for the turn (its key's name); null for Echoloop's apps",
     ),
   labellerVersion: z.string(),
+  labelState: z
+    .object({
+      status: z.enum(LABEL_STATUSES),
+      failures: z
+        .array(z.object({ component: z.string(), reason: z.string().describe('PII redacted') }))
+        .describe('The components that failed, with why'),
+    })
+    .describe("The labels' state under labellerVersion: a failed component has no reward"),
   rewards,
   composite: z.object({ value: z.number(), version: z.string() }).nullable(),
   liveEmotionDelta: z.number().nullable(),
@@ -124,6 +133,7 @@ export function toTurnRecord(turn: LabelledTurn, privacy: Privacy): TurnRecord {
     repliedAt: turn.repliedAt.toISOString(),
     client: nullableRedacted(turn.clientName),
     labellerVersion: turn.labellerVersion,
+    labelState: labelStateOf(turn),
     rewards: values,
     composite,
     liveEmotionDelta: turn.labels.find((l) => l.component === 'live_emotion')?.delta ?? null,
@@ -139,6 +149,18 @@ export function toTurnRecord(turn: LabelledTurn, privacy: Privacy): TurnRecord {
     reply: redactText(turn.turn.assistantMessage.content),
     editedReply: nullableRedacted(editOf(turn)),
   };
+}
+
+const MAX_REASON = 300;
+
+/** Failed when no component was labelled, partly failed when some were; skipped components count for neither. */
+export function labelStateOf(turn: LabelledTurn): TurnRecord['labelState'] {
+  const failures = turn.labels
+    .filter((l) => l.status === 'failed')
+    .map((l) => ({ component: l.component, reason: redactText((l.error ?? 'failed').slice(0, MAX_REASON)) }));
+  const labelled = turn.labels.some((l) => l.status === 'labelled');
+  const status: LabelStatus = failures.length === 0 ? 'labelled' : labelled ? 'partially_failed' : 'failed';
+  return { status, failures };
 }
 
 const nullableRedacted = (text: string | null) => (text === null ? null : redactText(text));

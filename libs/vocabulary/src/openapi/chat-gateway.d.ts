@@ -3985,6 +3985,11 @@ export interface operations {
             implicitMax?: number;
             implicitMin?: number;
             labellerVersion?: string;
+            /**
+             * @description Turns whose labels are all there, partly failed, or all failed (a judge down, an unreadable answer)
+             * @enum {string}
+             */
+            labelStatus?: 'labelled' | 'partially_failed' | 'failed';
             /** @description The language the live persona inferred for the user (ISO 639) */
             language?: string;
             liveEmotionDeltaMax?: number;
@@ -5396,6 +5401,7 @@ export interface operations {
         implicitMax?: number;
         implicitMin?: number;
         labellerVersion?: string;
+        labelStatus?: 'labelled' | 'partially_failed' | 'failed';
         language?: string;
         limit?: number;
         liveEmotionDeltaMax?: number;
@@ -5454,6 +5460,17 @@ export interface operations {
                 thumbs: (1 | -1) | null;
               };
               labellerVersion: string;
+              /** @description The labels' state under labellerVersion: a failed component has no reward */
+              labelState: {
+                /** @description The components that failed, with why */
+                failures: {
+                  component: string;
+                  /** @description PII redacted */
+                  reason: string;
+                }[];
+                /** @enum {string} */
+                status: 'labelled' | 'partially_failed' | 'failed';
+              };
               liveEmotionDelta: number | null;
               persona: {
                 [key: string]: unknown;

@@ -155,6 +155,12 @@ function TurnCard({ turn, position }: { turn: TurnRecord; position: number }) {
             <dd>{fmtDelta(turn.liveEmotionDelta)}</dd>
           </div>
           <div>
+            <dt>Labels</dt>
+            <dd>
+              <LabelState state={turn.labelState} />
+            </dd>
+          </div>
+          <div>
             <dt>Feedback</dt>
             <dd>
               {feedbackText(turn.feedback)}
@@ -169,5 +175,28 @@ function TurnCard({ turn, position }: { turn: TurnRecord; position: number }) {
         </p>
       </article>
     </li>
+  );
+}
+
+const LABEL_STATUS_TEXT: Record<TurnRecord['labelState']['status'], string> = {
+  labelled: 'all labelled',
+  partially_failed: 'partly failed',
+  failed: 'failed',
+};
+
+/** Whether every reward component was labelled, and why those that failed did. */
+function LabelState({ state }: { state: TurnRecord['labelState'] }) {
+  return (
+    <>
+      <span className={state.status === 'labelled' ? undefined : 'label-failed'}>
+        {LABEL_STATUS_TEXT[state.status]}
+      </span>
+      {state.failures.map((f) => (
+        <span key={f.component} className="muted">
+          {' '}
+          · {f.component}: {f.reason}
+        </span>
+      ))}
+    </>
   );
 }

@@ -139,6 +139,15 @@ export function TurnFilterForm({
           </select>
         </label>
         <label>
+          Labels
+          <select {...text('labelStatus')}>
+            <option value="">Any</option>
+            <option value="labelled">All labelled</option>
+            <option value="partially_failed">Partly failed</option>
+            <option value="failed">Failed</option>
+          </select>
+        </label>
+        <label>
           Thumb
           <select {...text('thumb')}>
             <option value="">Any</option>

@@ -30,6 +30,7 @@ const KEYS: Record<FilterKey, 'text' | 'number'> = {
   starsMax: 'number',
   trait: 'text',
   language: 'text',
+  labelStatus: 'text',
   population: 'text',
 };
 const FILTER_KEYS = Object.keys(KEYS) as FilterKey[];
@@ -94,6 +95,7 @@ const LABELS: Record<FilterKey, string> = {
   starsMax: 'stars ≤',
   trait: 'trait',
   language: 'language',
+  labelStatus: 'labels',
   population: 'population',
 };
 

@@ -29,6 +29,7 @@ import { ExperimentPrePeriods1795312300000 } from './1795312300000-ExperimentPre
 import { RewardTurnsByUser1795312400000 } from './1795312400000-RewardTurnsByUser';
 import { EditedReplies1795312500000 } from './1795312500000-EditedReplies';
 import { DeadLetters1795312700000 } from './1795312700000-DeadLetters';
+import { LabelRetries1795312800000 } from './1795312800000-LabelRetries';
 import { PersonalApiKeys1795312600000 } from './1795312600000-PersonalApiKeys';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   EditedReplies1795312500000,
   PersonalApiKeys1795312600000,
   DeadLetters1795312700000,
+  LabelRetries1795312800000,
 ];

@@ -1,9 +1,18 @@
-import type { AppProcess, FakeVllm } from '@echoloop/testing';
-import { waitFor } from '@echoloop/testing';
+import {
+  type AppProcess,
+  type FakeVllm,
+  findOnTopic,
+  replyByRules,
+  testKafka,
+  waitFor,
+} from '@echoloop/testing';
+import { TOPICS } from '@echoloop/contracts';
 import { type ChatFixture, startChatFixture } from '../chat/chat-fixture';
-import { startJudgedLabeller } from '../experiments/ab-fixture';
+import { AB_JUDGE_RULES, startJudgedLabeller } from '../experiments/ab-fixture';
 
 const UNJUDGEABLE = 'the judge cannot read this one';
+/** Four judge rounds in all, the retries 0.3, 1.2 and 4.8 s after the round before. */
+const RETRIES = { LABEL_RETRY_MAX_ATTEMPTS: '4', LABEL_RETRY_BASE_MS: '300', LABEL_RETRY_SWEEP_MS: '100' };
 
 interface Turn {
   turnId: string;
@@ -11,17 +20,58 @@ interface Turn {
   rewards: Record<string, number | null>;
 }
 
-describe("a turn's label state: labelled, or partly failed with the reason, in GET /v1/turns and its filter", () => {
+describe("a turn's label state: labelled, or partly failed with the reason, in GET /v1/turns and its filter; failed labels retried", () => {
   let f: ChatFixture;
   let labeller: AppProcess;
   let judge: FakeVllm;
+  let key: { key: string };
+  let analyst: { token: string };
+  let exhausted: string;
+
+  /** One turn of a new conversation (a history of its own); the conversation's id. */
+  const ask = async (content: string): Promise<string> => {
+    const res = await fetch(`${f.gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content }] }),
+    });
+    expect(res.status).toBe(200);
+    const [row] = (await f.db.query(
+      `SELECT conversation_id AS id FROM messages WHERE role = 'user' AND content = $1`,
+      [content],
+    )) as { id: string }[];
+    return row!.id;
+  };
+  const turnsOf = async (query: string): Promise<Turn[]> => {
+    const res = await f.http(analyst.token, 'GET', `/v1/turns?${query}`);
+    expect(res.status).toBe(200);
+    return res.body.items;
+  };
+  const empathyOf = async (conversation: string) => {
+    const rows = (await f.db.query(
+      `SELECT l.status, l.attempts, l.turn_id AS "turnId" FROM reward_labels l JOIN reward_turns t USING (turn_id)
+        WHERE t.conversation_id = $1 AND l.component = 'empathy'`,
+      [conversation],
+    )) as { status: string; attempts: number; turnId: string }[];
+    return rows[0];
+  };
 
   beforeAll(async () => {
     f = await startChatFixture({ TRAINING_CONSENT_DEFAULT: 'true' });
     // The empathy judge answers this conversation without a verdict, whatever it is asked.
-    ({ labeller, judge } = await startJudgedLabeller(f, [
-      { when: { systemIncludes: 'how empathetic', anyMessageIncludes: UNJUDGEABLE }, reply: 'Hard to say.' },
-    ]));
+    ({ labeller, judge } = await startJudgedLabeller(
+      f,
+      [
+        {
+          when: { systemIncludes: 'how empathetic', anyMessageIncludes: UNJUDGEABLE },
+          reply: 'Hard to say.',
+        },
+      ],
+      RETRIES,
+    ));
+    const user = await f.register('Robin');
+    ({ body: key } = await f.http(user.token, 'POST', '/v1/me/api-keys', { name: 'label-state' }));
+    analyst = await f.registerWithRoles(['analyst']);
   });
   afterAll(async () => {
     await labeller?.stop();
@@ -30,31 +80,10 @@ describe("a turn's label state: labelled, or partly failed with the reason, in G
   });
 
   it('says which components failed and why, and filters by it', async () => {
-    const user = await f.register('Robin');
-    const { body: key } = await f.http(user.token, 'POST', '/v1/me/api-keys', { name: 'label-state' });
-    /** One turn of a new conversation (a history of its own); the conversation's id. */
-    const ask = async (content: string): Promise<string> => {
-      const res = await fetch(`${f.gateway.url}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content }] }),
-      });
-      expect(res.status).toBe(200);
-      const [row] = (await f.db.query(
-        `SELECT conversation_id AS id FROM messages WHERE role = 'user' AND content = $1`,
-        [content],
-      )) as { id: string }[];
-      return row!.id;
-    };
     const judged = await ask('My cat is ill.');
     const failed = await ask(`My dog is ill, ${UNJUDGEABLE}.`);
+    exhausted = failed;
 
-    const analyst = await f.registerWithRoles(['analyst']);
-    const turnsOf = async (query: string): Promise<Turn[]> => {
-      const res = await f.http(analyst.token, 'GET', `/v1/turns?${query}`);
-      expect(res.status).toBe(200);
-      return res.body.items;
-    };
     const [ok] = await waitFor(
       async () => {
         const items = await turnsOf(`conversationId=${judged}`);
@@ -85,5 +114,44 @@ describe("a turn's label state: labelled, or partly failed with the reason, in G
     expect(allLabelled).not.toContain(partial!.turnId);
     expect(ids(await turnsOf('labelStatus=failed&limit=100'))).not.toContain(partial!.turnId);
     expect((await f.http(analyst.token, 'GET', '/v1/turns?labelStatus=broken')).status).toBe(400);
+  });
+
+  it('judges a failed label again, backing off, until the judge answers; a few rounds at most', async () => {
+    // The first turn's empathy judge never answers: four rounds, then it stays failed.
+    await waitFor(async () => (await empathyOf(exhausted))?.attempts === 4, {
+      timeoutMs: 30_000,
+      what: 'the unanswerable label retried three times',
+    });
+    const later = await ask(`My hamster is ill, ${UNJUDGEABLE} either.`);
+    await waitFor(async () => ((await empathyOf(later))?.attempts ?? 0) >= 2, {
+      timeoutMs: 30_000,
+      what: 'the second label retried once',
+    });
+    expect((await empathyOf(later))!.status).toBe('failed');
+    // The judge is back: the next retry labels it.
+    judge.setReply(replyByRules(AB_JUDGE_RULES));
+    const [turn] = await waitFor(
+      async () => {
+        const items = await turnsOf(`conversationId=${later}`);
+        return items[0]?.labelState.status === 'labelled' && items;
+      },
+      { timeoutMs: 30_000, what: 'the retried turn labelled' },
+    );
+    expect(turn!.labelState.failures).toEqual([]);
+    expect(turn!.rewards['empathy']).not.toBeNull();
+    // Announced again with its empathy: the experiments and everything downstream see the repair.
+    const announced = await findOnTopic(
+      testKafka('label-retries'),
+      TOPICS.rewardTurnLabelled,
+      (m) => JSON.parse(String(m.value)).payload.turnId === turn!.turnId,
+      2,
+    );
+    expect(announced).toHaveLength(2);
+    // The first one had used its rounds: the sweeps that repaired the second left it failed.
+    expect(await empathyOf(exhausted)).toMatchObject({ status: 'failed', attempts: 4 });
+    const metrics = await (await fetch(`${labeller.url}/metrics`)).text();
+    expect(metrics).toMatch(
+      /labeller_label_retries_total\{[^}]*component="empathy"[^}]*outcome="labelled"[^}]*\} 1/,
+    );
   });
 });

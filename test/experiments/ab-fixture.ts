@@ -11,27 +11,24 @@ import type { ChatFixture } from '../chat/chat-fixture';
 
 export const LORA_REPLY = 'That sounds really hard, I am here with you.';
 
-/**
- * A reward labeller on the fixture's database, judging with scripted judges that prefer the adapter's replies
- * (`rules` come first).
- */
+/** Scripted judges that prefer the adapter's replies. */
+export const AB_JUDGE_RULES: readonly ReplyRule[] = [
+  {
+    when: { systemIncludes: 'how empathetic', anyMessageIncludes: 'I am here with you' },
+    reply: 'Warm.\nVerdict: 5',
+  },
+  { when: { systemIncludes: 'how empathetic' }, reply: 'Flat.\nVerdict: 2' },
+  { when: { systemIncludes: 'like a machine' }, reply: 'Fine.\nVerdict: humanlike' },
+  { when: { systemIncludes: 'emotional state' }, reply: 'Fine.\nChange: +2' },
+];
+
+/** A reward labeller on the fixture's database, judging with AB_JUDGE_RULES (`rules` come first). */
 export async function startJudgedLabeller(
   f: ChatFixture,
   rules: readonly ReplyRule[] = [],
+  env: Record<string, string> = {},
 ): Promise<{ labeller: AppProcess; judge: FakeVllm }> {
-  const judge = await startFakeVllm({
-    model: 'judge',
-    reply: replyByRules([
-      ...rules,
-      {
-        when: { systemIncludes: 'how empathetic', anyMessageIncludes: 'I am here with you' },
-        reply: 'Warm.\nVerdict: 5',
-      },
-      { when: { systemIncludes: 'how empathetic' }, reply: 'Flat.\nVerdict: 2' },
-      { when: { systemIncludes: 'like a machine' }, reply: 'Fine.\nVerdict: humanlike' },
-      { when: { systemIncludes: 'emotional state' }, reply: 'Fine.\nChange: +2' },
-    ]),
-  });
+  const judge = await startFakeVllm({ model: 'judge', reply: replyByRules([...rules, ...AB_JUDGE_RULES]) });
   const labeller = await startApp('reward-labeller', {
     DATABASE_URL: (f.db.options as { url: string }).url,
     LABELLER_GROUP_ID: await freshLabellerGroup('ab'),
@@ -39,6 +36,7 @@ export async function startJudgedLabeller(
     JUDGE_MODEL: 'judge',
     LEAVE_AFTER_MS: '1000',
     LEAVE_SWEEP_MS: '250',
+    ...env,
   });
   return { labeller, judge };
 }

@@ -10,6 +10,8 @@ import { JudgeRunner } from './judges/judge-runner';
 import { ComponentJudges } from './labelling/component-judges';
 import { FeedbackStore } from './labelling/feedback-store';
 import { LabelStore } from './labelling/label-store';
+import { LabelRetrier } from './labelling/label-retrier.service';
+import { LabelRetriesRepository } from './labelling/label-retries.repository';
 import { LeaveSweeper } from './labelling/leave-sweeper.service';
 import { TurnLabeller } from './labelling/turn-labeller.service';
 import { ScoreController } from './scoring/score.controller';
@@ -47,7 +49,8 @@ export class AppModule {
         FeedbackStore,
         TurnLabeller,
         ConsumerProgress,
-        ...(consume ? [LeaveSweeper, TurnIntakeService, FeedbackIntakeService] : []),
+        LabelRetriesRepository,
+        ...(consume ? [LeaveSweeper, LabelRetrier, TurnIntakeService, FeedbackIntakeService] : []),
       ],
     };
   }

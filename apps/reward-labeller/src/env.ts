@@ -46,6 +46,14 @@ export const labellerEnv = serviceEnv.extend({
   RETURN_MIN_GAP_MS: positiveInt(30 * 60_000),
   RETURN_WINDOW_MS: positiveInt(7 * 24 * 3_600_000),
   RETURN_CREDIT_TURNS: positiveInt(3),
+  /**
+   * A failed empathy or humanlike label (the judge down, an unreadable answer) is judged again, up to
+   * LABEL_RETRY_MAX_ATTEMPTS judge rounds in all, the n-th retry LABEL_RETRY_BASE_MS × 4^(n-1) after the last;
+   * swept every LABEL_RETRY_SWEEP_MS. 1 turns retries off.
+   */
+  LABEL_RETRY_MAX_ATTEMPTS: positiveInt(4),
+  LABEL_RETRY_BASE_MS: positiveInt(60_000),
+  LABEL_RETRY_SWEEP_MS: positiveInt(30_000),
   /** Feedback held for a turn that never came (its reply was deleted) is dropped after this long. */
   PENDING_FEEDBACK_TTL_MS: positiveInt(7 * 24 * 3_600_000),
   /**

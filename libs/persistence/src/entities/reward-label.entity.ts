@@ -12,8 +12,12 @@ import { RewardTurnEntity } from './reward-turn.entity';
 export const REWARD_LABEL_STATUSES = ['labelled', 'failed', 'skipped'] as const;
 export type RewardLabelStatus = (typeof REWARD_LABEL_STATUSES)[number];
 
-/** One reward component of one turn by one labeller version: written once, never updated. */
+/**
+ * One reward component of one turn by one labeller version: written once; updated only when it is judged again (a
+ * failed label retried, empathy against a reference the user gave later).
+ */
 @Entity({ name: 'reward_labels' })
+@Index('reward_labels_failed_idx', ['attemptedAt'], { where: "status = 'failed'" })
 @Index('reward_labels_turn_component_version_key', ['turnId', 'component', 'labellerVersion'], {
   unique: true,
 })
@@ -59,6 +63,13 @@ export class RewardLabelEntity {
   /** Component specifics: gate failures, the emotion score after the turn, the implicit signals used. */
   @Column({ type: 'jsonb', nullable: true })
   details!: Record<string, unknown> | null;
+
+  /** How many times its judge was asked (a failed label is retried a few times, LABEL_RETRY_*). */
+  @Column({ type: 'integer', default: 1 })
+  attempts!: number;
+
+  @Column({ name: 'attempted_at', type: 'timestamptz', default: () => 'now()' })
+  attemptedAt!: Date;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -41,6 +41,11 @@ export const datasetFilters = z
     thumb: z.enum(['up', 'down']).optional(),
     starsMin: z.coerce.number().int().min(1).max(5).optional(),
     starsMax: z.coerce.number().int().min(1).max(5).optional(),
+    tag: z.string().trim().min(1).max(40).optional().describe('Turns the user gave this tag'),
+    hasComment: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('Turns the user commented on (true) or did not (false)'),
     trait: z
       .string()
       .regex(/^[a-zA-Z]{1,40}:[a-zA-Z0-9_-]{1,40}$/)
@@ -125,6 +130,11 @@ export function filterClause(
     if (filters[min] !== undefined) clauses.push(label(component, `l.value >= ${param(filters[min])}`));
     if (filters[max] !== undefined) clauses.push(label(component, `l.value <= ${param(filters[max])}`));
   }
+  if (filters.tag) clauses.push(`COALESCE(t.signals->'tags', '[]'::jsonb) ? ${param(filters.tag)}`);
+  if (filters.hasComment)
+    clauses.push(
+      `${filters.hasComment === 'true' ? '' : 'NOT '}(jsonb_typeof(t.signals->'comment') = 'string')`,
+    );
   if (filters.labelStatus) clauses.push(LABEL_STATUS_CLAUSES[filters.labelStatus](version));
   if (filters.liveEmotionDeltaMin !== undefined)
     clauses.push(

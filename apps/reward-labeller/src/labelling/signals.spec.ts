@@ -5,17 +5,37 @@ const repliedAt = new Date('2026-11-24T10:00:00Z');
 
 describe('feedback as signals', () => {
   it('keeps thumbs and stars apart: a thumbs-up is liked, one star disliked', () => {
-    const up = implicitSignals(feedbackSignals({ thumb: 'up', stars: null }), repliedAt, false);
-    const oneStar = implicitSignals(feedbackSignals({ thumb: null, stars: 1 }), repliedAt, false);
+    const up = implicitSignals(
+      feedbackSignals({ thumb: 'up', stars: null, tags: [], comment: null }),
+      repliedAt,
+      false,
+    );
+    const oneStar = implicitSignals(
+      feedbackSignals({ thumb: null, stars: 1, tags: [], comment: null }),
+      repliedAt,
+      false,
+    );
     expect(up).toMatchObject({ thumbs: 1, stars: null });
     expect(oneStar).toMatchObject({ thumbs: null, stars: 1 });
     expect(implicitReward(up)).toBe(1);
     expect(implicitReward(oneStar)).toBe(-1);
   });
 
-  it('sets the whole current feedback, so a thumb or stars taken back are cleared', () => {
-    expect(feedbackSignals({ thumb: null, stars: null })).toEqual({ thumbs: null, stars: null });
-    expect(feedbackSignals({ thumb: 'down', stars: 4 })).toEqual({ thumbs: -1, stars: 4 });
+  it('sets the whole current feedback, so a thumb, stars, tags or a comment taken back are cleared', () => {
+    expect(feedbackSignals({ thumb: null, stars: null, tags: [], comment: '' })).toEqual({
+      thumbs: null,
+      stars: null,
+      tags: [],
+      comment: null,
+    });
+    expect(
+      feedbackSignals({ thumb: 'down', stars: 4, tags: ['cold', 'cold', 'long'], comment: 'too long' }),
+    ).toEqual({
+      thumbs: -1,
+      stars: 4,
+      tags: ['cold', 'long'],
+      comment: 'too long',
+    });
   });
 
   it('reads v1 ratings as v1 documented them', () => {

@@ -27,14 +27,21 @@ export function legacyRatingSignals(rating: number | null): TurnSignals {
   return isStars(rating) ? { stars: rating } : {};
 }
 
-/** The signals a chat.feedback.v2 rating sets: the user's whole current feedback, so applying it twice is once. */
+/**
+ * The signals a chat.feedback.v2 rating sets: the user's whole current feedback (thumb, stars, tags, comment), so
+ * applying it twice is once.
+ */
 export function feedbackSignals(feedback: {
   thumb: 'up' | 'down' | null;
   stars: number | null;
+  tags: string[];
+  comment: string | null;
 }): TurnSignals {
   return {
     thumbs: feedback.thumb === null ? null : feedback.thumb === 'up' ? 1 : -1,
     stars: isStars(feedback.stars) ? feedback.stars : null,
+    tags: [...new Set(feedback.tags)],
+    comment: feedback.comment || null,
   };
 }
 

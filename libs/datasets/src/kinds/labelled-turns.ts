@@ -29,6 +29,8 @@ export interface LabelledTurn {
     regenerated?: boolean;
     /** The user's text in place of the reply; null when taken back. */
     edit?: { content: string; editedAt: string } | null;
+    tags?: string[];
+    comment?: string | null;
   };
   labellerVersion: string;
   labels: {

@@ -18,6 +18,10 @@ export interface TurnSignals {
   kept?: boolean;
   /** The user's text in place of the reply (the conversation continued from it); null when the edit was taken back. */
   edit?: { content: string; editedAt: string } | null;
+  /** The tags the user gave the reply (their whole current set). */
+  tags?: string[];
+  /** The user's comment on the reply; null taken back. */
+  comment?: string | null;
   /** The user came back within the return window after this turn ended a conversation (credited once, late). */
   returned?: boolean;
 }

@@ -3980,6 +3980,11 @@ export interface operations {
              * @description Replied at or after
              */
             from?: string;
+            /**
+             * @description Turns the user commented on (true) or did not (false)
+             * @enum {string}
+             */
+            hasComment?: 'true' | 'false';
             humanlikeMax?: number;
             humanlikeMin?: number;
             implicitMax?: number;
@@ -4003,6 +4008,8 @@ export interface operations {
             population?: 'people' | 'simulated';
             starsMax?: number;
             starsMin?: number;
+            /** @description Turns the user gave this tag */
+            tag?: string;
             /** @enum {string} */
             thumb?: 'up' | 'down';
             /**
@@ -5396,6 +5403,7 @@ export interface operations {
         empathyMin?: number;
         experimentId?: string;
         from?: string;
+        hasComment?: 'true' | 'false';
         humanlikeMax?: number;
         humanlikeMin?: number;
         implicitMax?: number;
@@ -5411,6 +5419,7 @@ export interface operations {
         population?: 'people' | 'simulated';
         starsMax?: number;
         starsMin?: number;
+        tag?: string;
         thumb?: 'up' | 'down';
         to?: string;
         trait?: string;
@@ -5453,10 +5462,14 @@ export interface operations {
               editedReply: string | null;
               experimentId: string | null;
               feedback: {
+                /** @description The user's comment on the reply; PII redacted */
+                comment: string | null;
                 edited: boolean;
                 kept: boolean | null;
                 regenerated: boolean;
                 stars: number | null;
+                /** @description The tags the user gave the reply */
+                tags: string[];
                 thumbs: (1 | -1) | null;
               };
               labellerVersion: string;

@@ -166,8 +166,17 @@ function TurnCard({ turn, position }: { turn: TurnRecord; position: number }) {
               {feedbackText(turn.feedback)}
               {turn.feedback.kept === false ? ' · not kept' : ''}
               {turn.feedback.regenerated ? ' · regenerated' : ''}
+              {turn.feedback.tags.length > 0 && (
+                <span className="muted"> · tags: {turn.feedback.tags.join(', ')}</span>
+              )}
             </dd>
           </div>
+          {turn.feedback.comment && (
+            <div>
+              <dt>Comment</dt>
+              <dd>{turn.feedback.comment}</dd>
+            </div>
+          )}
         </dl>
         <p className="muted turn-meta">
           {turn.checkpointId}

@@ -139,6 +139,18 @@ export function TurnFilterForm({
           </select>
         </label>
         <label>
+          Tag
+          <input {...text('tag')} maxLength={40} placeholder="any" size={10} />
+        </label>
+        <label>
+          Comment
+          <select {...text('hasComment')}>
+            <option value="">Any</option>
+            <option value="true">Commented</option>
+            <option value="false">Not commented</option>
+          </select>
+        </label>
+        <label>
           Labels
           <select {...text('labelStatus')}>
             <option value="">Any</option>

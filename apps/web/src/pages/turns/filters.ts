@@ -31,6 +31,8 @@ const KEYS: Record<FilterKey, 'text' | 'number'> = {
   trait: 'text',
   language: 'text',
   labelStatus: 'text',
+  tag: 'text',
+  hasComment: 'text',
   population: 'text',
 };
 const FILTER_KEYS = Object.keys(KEYS) as FilterKey[];
@@ -96,6 +98,8 @@ const LABELS: Record<FilterKey, string> = {
   trait: 'trait',
   language: 'language',
   labelStatus: 'labels',
+  tag: 'tag',
+  hasComment: 'commented',
   population: 'population',
 };
 

@@ -49,7 +49,7 @@ const TESTS = [
  *   app        -> any lib
  *   platform   -> contracts, data, util      (Nest glue: logs, metrics, health, Kafka)
  *   llm        -> contracts, util
- *   data       -> migrations, util           (entities, data source)
+ *   data       -> data, migrations, util     (entities, data source; datasets read and record through them)
  *   contracts  -> util                       (Kafka event schemas, the OpenAI wire format)
  *   util       -> util                       (pure domain logic; composes other pure libs)
  *   migrations -> nothing
@@ -75,7 +75,10 @@ const depConstraints = [
     onlyDependOnLibsWithTags: ['type:contracts', 'type:data', 'type:util', 'type:vocabulary'],
   },
   { sourceTag: 'type:llm', onlyDependOnLibsWithTags: ['type:contracts', 'type:util', 'type:vocabulary'] },
-  { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:migrations', 'type:util', 'type:vocabulary'] },
+  {
+    sourceTag: 'type:data',
+    onlyDependOnLibsWithTags: ['type:data', 'type:migrations', 'type:util', 'type:vocabulary'],
+  },
   { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:util', 'type:vocabulary'] },
   { sourceTag: 'type:migrations', onlyDependOnLibsWithTags: ['type:vocabulary'] },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:vocabulary'] },

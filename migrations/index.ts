@@ -30,6 +30,7 @@ import { RewardTurnsByUser1795312400000 } from './1795312400000-RewardTurnsByUse
 import { EditedReplies1795312500000 } from './1795312500000-EditedReplies';
 import { DeadLetters1795312700000 } from './1795312700000-DeadLetters';
 import { LabelRetries1795312800000 } from './1795312800000-LabelRetries';
+import { ExportOrigin1795312900000 } from './1795312900000-ExportOrigin';
 import { PersonalApiKeys1795312600000 } from './1795312600000-PersonalApiKeys';
 
 /** Every migration, oldest first. A new one is added here and never edited once released. */
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   PersonalApiKeys1795312600000,
   DeadLetters1795312700000,
   LabelRetries1795312800000,
+  ExportOrigin1795312900000,
 ];

@@ -30,6 +30,18 @@ import {
 } from '../labeller/labeller-fixture';
 
 const run = promisify(execFile);
+
+/** `npm run dataset:export` with these flags, its files kept in `exportDir` (EXPORT_DIR, the gateway's store). */
+const cliExport = (flags: string[], exportDir: string, databaseUrl: string) =>
+  run(process.execPath, ['-r', '@swc-node/register', 'tools/datasets/src/main.ts', ...flags], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      EXPORT_DIR: exportDir,
+      EXPORT_PSEUDONYM_KEY: KEY,
+    },
+  });
 const ROOT = path.resolve(__dirname, '../..');
 const KEY = 'test-pseudonym-key-0123456789abcdef';
 
@@ -84,6 +96,7 @@ async function readCsvWithPython(file: string): Promise<Record<string, string>[]
 describe('datasets from labelled turns: streamed, pseudonymous, redacted, consented', () => {
   let f: LabellerFixture;
   let out: string;
+  const dbUrl = () => (f.db.options as { url: string }).url;
   let consenting: Conversation;
   let refusing: Conversation;
   const turns: TurnPayload[] = [];
@@ -394,34 +407,28 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
     ).resolves.toBeUndefined();
   });
 
-  it('the CLI writes the same export with progress and prints its manifest', async () => {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      [
-        '-r',
-        '@swc-node/register',
-        'tools/datasets/src/main.ts',
-        '--kind',
-        'turns',
-        '--format',
-        'csv',
-        '--out',
-        out,
-      ],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          DATABASE_URL: (f.db.options as { url: string }).url,
-          EXPORT_PSEUDONYM_KEY: KEY,
-        },
-      },
-    );
-    const manifest = JSON.parse(stdout) as Manifest & { dir: string };
-    expect(manifest).toMatchObject({ kind: 'turns', format: 'csv', rows: 3 });
+  it('the CLI writes the same export with progress, records it and prints its manifest', async () => {
+    const { stdout, stderr } = await cliExport(['--kind', 'turns', '--format', 'csv'], out, dbUrl());
+    const manifest = JSON.parse(stdout) as Manifest & { dir: string; status: string };
+    expect(manifest).toMatchObject({ kind: 'turns', format: 'csv', rows: 3, status: 'succeeded' });
+    expect(manifest.dir).toBe(path.join(out, manifest.id));
     expect(stderr).toMatch(/export turns: 3\/3 turns \(100%\)/);
     const rows = await readCsvWithPython(path.join(manifest.dir, 'turns.csv'));
     expect(rows.map((r) => r['user'])).toEqual(Array(3).fill(pseudonymize(KEY, consenting.userId)));
+    // Recorded as the API's exports are, with the users it holds (what erasure looks for).
+    const [row] = (await f.db.query(
+      `SELECT origin, status, rows, requested_by AS "requestedBy",
+              (SELECT array_agg(user_id) FROM dataset_export_users WHERE export_id = e.id) AS users
+         FROM dataset_exports e WHERE id = $1`,
+      [manifest.id],
+    )) as Record<string, unknown>[];
+    expect(row).toEqual({
+      origin: 'cli',
+      status: 'succeeded',
+      rows: 3,
+      requestedBy: null,
+      users: [consenting.userId],
+    });
 
     const bad = await run(
       process.execPath,
@@ -799,6 +806,17 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
       const started = await api(analyst, 'POST', '/v1/exports', { kind: 'preferences', format: 'csv' });
       const done = await finished(analyst, started.body.id);
       expect(done.status).toBe('succeeded');
+      // One made by the command line, where the gateway keeps exports: listed beside the API's, erased the same way.
+      const cli = JSON.parse(
+        (await cliExport(['--kind', 'turns', '--format', 'jsonl'], path.join(out, 'gateway'), dbUrl()))
+          .stdout,
+      ) as Manifest;
+      const listed = (await api(analyst, 'GET', '/v1/exports')).body.items as {
+        id: string;
+        origin: string;
+      }[];
+      expect(listed.find((e) => e.id === cli.id)?.origin).toBe('cli');
+      expect((await api(analyst, 'GET', `/v1/exports/${cli.id}/download`)).status).toBe(200);
       const email = `consenting-${Date.now()}@example.com`;
       await f.db.query(`UPDATE users SET email = $2, password_hash = $3 WHERE id = $1`, [
         consenting.userId,
@@ -821,6 +839,11 @@ describe('datasets from labelled turns: streamed, pseudonymous, redacted, consen
       );
       expect((await api(analyst, 'GET', `/v1/exports/${started.body.id}`)).body.status).toBe('erased');
       expect((await api(analyst, 'GET', `/v1/exports/${started.body.id}/download`)).status).toBe(410);
+      await waitFor(async () => (await api(analyst, 'GET', `/v1/exports/${cli.id}`)).body.manifest === null, {
+        what: "the CLI's export erased and its files removed",
+        timeoutMs: 45_000,
+      });
+      expect((await api(analyst, 'GET', `/v1/exports/${cli.id}`)).body.status).toBe('erased');
       // The rows are erased in the erasure's transaction; the files go in the export runner's next round.
       const filesWithTheirWords = async () =>
         (

@@ -21,6 +21,8 @@ export const datasetEnvShape = {
   EXPORT_S3_SECRET_ACCESS_KEY: z.preprocess(unset, z.string().min(1).optional()),
 };
 
+export type DatasetEnv = z.infer<z.ZodObject<typeof datasetEnvShape>>;
+
 /** The pseudonym key in effect: required in production, the fixed development key elsewhere. */
 export function pseudonymKey(env: { NODE_ENV: string; EXPORT_PSEUDONYM_KEY?: string | undefined }): string {
   if (env.EXPORT_PSEUDONYM_KEY) return env.EXPORT_PSEUDONYM_KEY;

@@ -35,3 +35,8 @@ export { datasetEnvShape, pseudonymKey, requireKeyInProduction } from './dataset
 export { InvalidSnapshotError, splitByUser, type SplitFiles, type SplitSource } from './user-split';
 export { countDatasetRecords } from './export-dataset';
 export { LabelledTurnsSource } from './labelled-turns-source';
+export { ArtifactStore, LocalArtifactStore } from './exports/artifact-store';
+export { S3ArtifactStore, type S3Settings } from './exports/s3-artifact-store';
+export { artifactStoreOf } from './exports/artifact-store-of';
+export { ExportsRepository } from './exports/exports.repository';
+export { EXPORT_LEASE_MS, type ExportJobResult, runExportJob } from './exports/export-job';

@@ -1,12 +1,21 @@
 // Exports a dataset of labelled turns from PostgreSQL, with a progress bar and an ETA:
-//   npm run dataset:export -- --kind turns|preferences --format jsonl|csv [--from ISO] [--to ISO]
+//   npm run dataset:export -- --kind turns|preferences|sft|verl --format jsonl|csv|parquet [--from ISO] [--to ISO]
 //     [--character ID] [--conversation ID] [--checkpoint ID] [--experiment ID] [--arm ID] [--labeller-version V]
-//     [--out DIR]
-// Prints the manifest (ids, counts, label versions, sha256 of every file) as JSON on stdout.
+// The export is recorded as the API's are (GET /v1/exports lists it, origin `cli`) and its files are kept where the
+// gateway keeps exports (EXPORT_DIR, or the EXPORT_S3_BUCKET), so that erasing a user it holds removes them.
+// Prints the manifest (ids, counts, label versions, sha256 of every file) and where the files are as JSON on stdout.
 import { loadEnv } from '@echoloop/config';
-import { DATASET_KINDS, datasetFilters, exportDataset, FORMATS, pseudonymKey } from '@echoloop/datasets';
+import {
+  artifactStoreOf,
+  DATASET_KINDS,
+  datasetFilters,
+  ExportsRepository,
+  FORMATS,
+  pseudonymKey,
+  runExportJob,
+} from '@echoloop/datasets';
 import { dataSourceOptions } from '@echoloop/persistence';
-import { progressReporter } from '@echoloop/platform';
+import { every, progressReporter } from '@echoloop/platform';
 import { parseArgs } from 'node:util';
 import { DataSource } from 'typeorm';
 import { z } from 'zod';
@@ -15,7 +24,6 @@ import { exportEnv } from './export-env';
 const args = z.object({
   kind: z.enum(DATASET_KINDS),
   format: z.enum(FORMATS).default('jsonl'),
-  out: z.string().min(1).optional(),
 });
 
 async function main(): Promise<void> {
@@ -31,7 +39,6 @@ async function main(): Promise<void> {
       experiment: { type: 'string' },
       arm: { type: 'string' },
       'labeller-version': { type: 'string' },
-      out: { type: 'string' },
     },
   });
   const options = args.safeParse(values);
@@ -56,19 +63,31 @@ async function main(): Promise<void> {
     dataSourceOptions({ url: env.DATABASE_URL, applicationName: 'dataset-export' }),
   ).initialize();
   try {
-    const progress = progressReporter(`export ${options.data.kind}`, 'turns');
-    const { dir, manifest } = await exportDataset({
-      db,
-      kind: options.data.kind,
-      format: options.data.format,
-      filters: filters.data,
-      outDir: options.data.out ?? env.EXPORT_DIR,
-      privacy: { pseudonymKey: pseudonymKey(env) },
+    const repository = new ExportsRepository(db);
+    const store = artifactStoreOf(env);
+    const { kind, format } = options.data;
+    const job = await repository.begin({ kind, format, filters: filters.data, origin: 'cli' }, new Date());
+    const progress = progressReporter(`export ${kind}`, 'turns');
+    const stop = new AbortController();
+    process.once('SIGINT', () => stop.abort(new Error('interrupted')));
+    const result = await runExportJob(job, {
+      repository,
+      store,
+      databaseUrl: env.DATABASE_URL,
+      pseudonymKey: pseudonymKey(env),
       consentDefault: env.TRAINING_CONSENT_DEFAULT,
+      clock: () => new Date(),
+      every,
+      signal: stop.signal,
       onProgress: (read, total) => progress.report(read, total),
     });
     progress.finish();
-    process.stdout.write(`${JSON.stringify({ dir, ...manifest })}\n`);
+    if (result.status === 'failed') throw result.error;
+    if (result.status === 'requeued')
+      throw new Error('interrupted: the export is queued for the gateway to run');
+    process.stdout.write(
+      `${JSON.stringify({ dir: store.location(job.id), ...result.manifest, status: result.status })}\n`,
+    );
   } finally {
     await db.destroy();
   }

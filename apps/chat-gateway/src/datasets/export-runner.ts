@@ -1,37 +1,31 @@
 import {
-  type DatasetFormat,
-  datasetFilters,
-  type DatasetKind,
-  LabelledTurnsSource,
+  ArtifactStore,
+  EXPORT_LEASE_MS,
+  ExportsRepository,
   pseudonymKey,
+  runExportJob,
 } from '@echoloop/datasets';
-import type { DatasetExportEntity } from '@echoloop/persistence';
 import { CLOCK, type Clock, every, PeriodicWorker } from '@echoloop/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { AccountChanges } from '../auth/account-changes';
 import { GATEWAY_ENV, type GatewayEnv } from '../env';
-import { ArtifactStore } from './artifact-store';
-import { ExportsRepository } from './exports.repository';
-
-/** A running export beats this often; one silent for LEASE_MS is taken to have died with its process. */
-const HEARTBEAT_MS = 15_000;
-const LEASE_MS = 120_000;
 
 /**
- * Runs queued exports one at a time in the background (any replica may take one; a claimed export is never run
- * twice at once), and removes the files of erased exports. An export whose process died (its heartbeat stopped)
- * runs again.
+ * Runs queued exports one at a time in the background, each on a thread of its own so that it cannot slow live
+ * chat (any replica may take one; a claimed export is never run twice at once), and removes the files of erased
+ * exports. An export whose process died (its heartbeat stopped) runs again; one running when the gateway stops is
+ * queued again at once.
  */
 @Injectable()
 export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly worker: PeriodicWorker;
   private readonly key: string;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly repository: ExportsRepository,
     private readonly store: ArtifactStore,
-    private readonly turns: LabelledTurnsSource,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
     @Inject(CLOCK) private readonly clock: Clock,
     changes: AccountChanges,
@@ -51,6 +45,7 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   onApplicationShutdown(): Promise<void> {
+    this.stopping.abort(new Error('the gateway is stopping'));
     return this.worker.stop();
   }
 
@@ -60,44 +55,32 @@ export class ExportRunner implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private async round(): Promise<void> {
-    await this.repository.requeueStale(new Date(this.clock().getTime() - LEASE_MS));
+    await this.repository.requeueStale(new Date(this.clock().getTime() - EXPORT_LEASE_MS));
     for (const erased of await this.repository.erasedWithFiles()) {
       await this.store.remove(erased.id);
       await this.repository.filesRemoved(erased.id);
     }
-    for (
-      let job = await this.repository.claim(this.clock());
-      job;
-      job = await this.repository.claim(this.clock())
-    )
-      await this.run(job);
-  }
-
-  private async run(job: DatasetExportEntity): Promise<void> {
-    // Beats while the export runs, uploads included (progress beats too).
-    const stopBeating = every(HEARTBEAT_MS, () => this.repository.heartbeat(job.id, this.clock()));
-    try {
-      const { manifest, userIds } = await this.turns.export({
-        id: job.id,
-        kind: job.kind as DatasetKind,
-        format: job.format as DatasetFormat,
-        filters: datasetFilters.parse(job.filters),
-        outDir: this.store.staging(),
-        privacy: { pseudonymKey: this.key },
+    while (!this.stopping.signal.aborted) {
+      const job = await this.repository.claim(this.clock());
+      if (!job) return;
+      const result = await runExportJob(job, {
+        repository: this.repository,
+        store: this.store,
+        databaseUrl: this.env.DATABASE_URL,
+        pseudonymKey: this.key,
         consentDefault: this.env.TRAINING_CONSENT_DEFAULT,
-        onProgress: (read, total) => this.repository.progress(job.id, read, total, this.clock()),
-        now: this.clock,
+        clock: this.clock,
+        every,
+        signal: this.stopping.signal,
       });
-      await this.store.publish(job.id);
-      const status = await this.repository.finish(job.id, { ...manifest }, [...userIds], this.clock());
-      if (status === 'erased') await this.store.remove(job.id);
-      this.logger.info({ exportId: job.id, rows: manifest.rows, status }, 'export finished');
-    } catch (error) {
-      this.logger.error({ exportId: job.id, err: error }, 'export failed');
-      await this.store.remove(job.id);
-      await this.repository.fail(job.id, 'export_failed', this.clock());
-    } finally {
-      stopBeating();
+      if (result.status === 'failed')
+        this.logger.error({ exportId: job.id, err: result.error }, 'export failed');
+      else if (result.status === 'requeued') this.logger.info({ exportId: job.id }, 'export queued again');
+      else
+        this.logger.info(
+          { exportId: job.id, rows: result.manifest.rows, status: result.status },
+          'export finished',
+        );
     }
   }
 }

@@ -1,4 +1,4 @@
-import { LabelledTurnsSource } from '@echoloop/datasets';
+import { ArtifactStore, ExportsRepository, LabelledTurnsSource } from '@echoloop/datasets';
 import { type DatasetExportEntity, isDataException } from '@echoloop/persistence';
 import { ApiDoc, sendStream, validationFailed, ZodValidationPipe } from '@echoloop/platform';
 import {
@@ -18,9 +18,7 @@ import type { Response } from 'express';
 import { PinoLogger } from 'nestjs-pino';
 import { CurrentPrincipal, Roles } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
-import { ArtifactStore } from './artifact-store';
 import { ExportRunner } from './export-runner';
-import { ExportsRepository } from './exports.repository';
 import { createExportSchema, type CreateExportInput, exportList, exportView } from './exports.schemas';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -37,6 +35,7 @@ function view(row: DatasetExportEntity) {
     format: row.format,
     filters: row.filters,
     status: row.status,
+    origin: row.origin,
     progress: { read: row.read, total: row.total },
     rows: row.rows,
     manifest: row.status === 'erased' ? null : row.manifest,

@@ -1,5 +1,5 @@
 import { DATASET_KINDS, datasetFilters, FORMATS } from '@echoloop/datasets';
-import { EXPORT_STATUSES } from '@echoloop/persistence';
+import { EXPORT_ORIGINS, EXPORT_STATUSES } from '@echoloop/persistence';
 import { z } from 'zod';
 
 export const createExportSchema = z
@@ -17,6 +17,7 @@ export const exportView = z.object({
   format: z.enum(FORMATS),
   filters: z.record(z.string(), z.unknown()),
   status: z.enum(EXPORT_STATUSES),
+  origin: z.enum(EXPORT_ORIGINS).describe('Asked for over this API, or made by the command line'),
   progress: z.object({ read: z.number().int(), total: z.number().int().nullable() }),
   rows: z.number().int().nullable(),
   manifest: z

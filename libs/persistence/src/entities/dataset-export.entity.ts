@@ -12,8 +12,14 @@ import { UserEntity } from './user.entity';
 
 export const EXPORT_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'erased'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+/** Who made an export: the API's runner, or the command line (`npm run dataset:export`). */
+export const EXPORT_ORIGINS = ['api', 'cli'] as const;
+export type ExportOrigin = (typeof EXPORT_ORIGINS)[number];
 
-/** A dataset export asked for over the API: run in the background, its files in the artifact store. */
+/**
+ * A dataset export, asked for over the API (run in the background) or made by the CLI; its files in the artifact
+ * store either way, so that erasing a user it holds reaches them.
+ */
 @Entity({ name: 'dataset_exports' })
 @Index('dataset_exports_queued', ['createdAt'], { where: `status = 'queued'` })
 export class DatasetExportEntity {
@@ -31,6 +37,9 @@ export class DatasetExportEntity {
 
   @Column({ type: 'text', default: 'queued' })
   status!: ExportStatus;
+
+  @Column({ type: 'text', default: 'api' })
+  origin!: ExportOrigin;
 
   /** Turns read so far, of `total` (progress). */
   @Column({ type: 'integer', default: 0 })

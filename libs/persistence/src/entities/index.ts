@@ -78,7 +78,9 @@ export { RewardTurnEntity, type TurnSignals } from './reward-turn.entity';
 export {
   DatasetExportEntity,
   DatasetExportUserEntity,
+  EXPORT_ORIGINS,
   EXPORT_STATUSES,
+  type ExportOrigin,
   type ExportStatus,
 } from './dataset-export.entity';
 export { PendingSignalsEntity } from './pending-signals.entity';

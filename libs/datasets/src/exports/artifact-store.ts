@@ -14,6 +14,8 @@ export abstract class ArtifactStore {
   abstract open(exportId: string, name: string): Promise<{ stream: Readable; bytes: number } | null>;
   /** Removes everything stored for the export (and anything left in staging). */
   abstract remove(exportId: string): Promise<void>;
+  /** Where the export's files are kept, for people: a folder, or an s3:// URL. */
+  abstract location(exportId: string): string;
 }
 
 /** Ids are uuids and names come from the manifest, never from a request: no path can leave the folder. */
@@ -55,5 +57,9 @@ export class LocalArtifactStore extends ArtifactStore {
 
   async remove(exportId: string): Promise<void> {
     await rm(path.join(this.dir, exportId), { recursive: true, force: true });
+  }
+
+  location(exportId: string): string {
+    return path.resolve(this.dir, exportId);
   }
 }

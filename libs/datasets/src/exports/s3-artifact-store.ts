@@ -45,6 +45,10 @@ export class S3ArtifactStore extends ArtifactStore {
     return this.stagingDir;
   }
 
+  location(exportId: string): string {
+    return `s3://${this.settings.bucket}/${this.settings.prefix}${exportId}/`;
+  }
+
   private key(exportId: string, name: string): string {
     return `${this.settings.prefix}${exportId}/${path.basename(name)}`;
   }

@@ -1,12 +1,12 @@
-import { DatasetExportEntity } from '@echoloop/persistence';
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
+import { DatasetExportEntity, type ExportOrigin } from '@echoloop/persistence';
 import { type DataSource, IsNull, Not } from 'typeorm';
 
-/** The SQL of dataset exports: queue, claim, progress, finish, and the erasure of files holding a deleted user. */
-@Injectable()
+/**
+ * The SQL of dataset exports, wherever they are made (the gateway's runner, the CLI): queue, claim, progress,
+ * finish, and the erasure of files holding a deleted user.
+ */
 export class ExportsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly db: DataSource) {}
 
   private get exports() {
     return this.db.getRepository(DatasetExportEntity);
@@ -14,6 +14,16 @@ export class ExportsRepository {
 
   create(row: Pick<DatasetExportEntity, 'kind' | 'format' | 'filters' | 'requestedBy'>) {
     return this.exports.save(this.exports.create(row));
+  }
+
+  /** An export made by a process of its own (the CLI): running from the start, never claimed by a runner. */
+  begin(
+    row: Pick<DatasetExportEntity, 'kind' | 'format' | 'filters'> & { origin: ExportOrigin },
+    now: Date,
+  ): Promise<DatasetExportEntity> {
+    return this.exports.save(
+      this.exports.create({ ...row, status: 'running', startedAt: now, heartbeatAt: now, requestedBy: null }),
+    );
   }
 
   find(id: string) {
@@ -45,6 +55,11 @@ export class ExportsRepository {
       `UPDATE dataset_exports SET status = 'queued', read = 0 WHERE status = 'running' AND heartbeat_at < $1`,
       [before],
     );
+  }
+
+  /** A running export given back (its process is stopping): the next runner starts it again. */
+  async requeue(id: string): Promise<void> {
+    await this.exports.update({ id, status: 'running' }, { status: 'queued', read: 0 });
   }
 
   async heartbeat(id: string, now: Date): Promise<void> {

@@ -1,10 +1,10 @@
 // Does a large export slow the chat? One gateway over a database of --rows synthetic labelled turns; --streams users
-// chat over socket.io (one turn after another each) while nothing else runs, then while a `turns` export of every
-// row runs through the API, until it has finished. Prints the first-token latency of both phases side by side, with
+// chat over socket.io (each sends a message --think-ms after its last reply ended) while nothing else runs, then
+// while a `turns` export of every row runs through the API, until it has finished. Prints the first-token latency of both phases side by side, with
 // the export's wall time, and writes bench/results/export-during-chat.json.
 //
-//   node -r @swc-node/register bench/export-during-chat.ts [--rows 1000000] [--streams 4] [--idle-turns 200]
-//     [--format jsonl|csv|parquet] [--gateway-root DIR]
+//   node -r @swc-node/register bench/export-during-chat.ts [--rows 1000000] [--streams 4] [--think-ms 1000]
+//     [--idle-turns 200] [--format jsonl|csv|parquet] [--gateway-root DIR] [--out FILE]
 //
 // --gateway-root runs another checkout's gateway (e.g. `git worktree add` of an earlier commit) on the same data.
 // Needs the local stack (PostgreSQL, Kafka): tools/stack/stack.sh up postgres kafka.
@@ -21,16 +21,20 @@ const { values } = parseArgs({
   options: {
     rows: { type: 'string', default: '1000000' },
     streams: { type: 'string', default: '4' },
+    'think-ms': { type: 'string', default: '1000' },
     'idle-turns': { type: 'string', default: '200' },
     format: { type: 'string', default: 'jsonl' },
     'gateway-root': { type: 'string', default: ROOT },
+    out: { type: 'string', default: 'export-during-chat.json' },
   },
 });
 const ROWS = Number(values.rows);
 const STREAMS = Number(values.streams);
 const IDLE_TURNS = Number(values['idle-turns']);
+const THINK_MS = Number(values['think-ms']);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Every user turns, one after another, until `more` says stop; the first-token times, in ms. */
+/** Every user turns, one after another with a pause to read, until `more` says stop; the first-token times, in ms. */
 async function chatWhile(users: BenchUser[], phase: string, more: (done: number) => boolean) {
   const ttfts: number[] = [];
   let started = 0;
@@ -39,6 +43,7 @@ async function chatWhile(users: BenchUser[], phase: string, more: (done: number)
       while (more(started)) {
         started += 1;
         ttfts.push((await socketTurn(user, `${phase}-${started}-${Math.random()}`)).ttftMs);
+        await pause(THINK_MS);
       }
     }),
   );
@@ -83,7 +88,7 @@ async function main(): Promise<void> {
   let exportRun: { rows: number; wallS: number; status: string } | undefined;
   try {
     const users = await createUsers(gateway.url, STREAMS, db.characterId);
-    await chatWhile(users, 'warmup', (n) => n < STREAMS * 5);
+    await chatWhile(users, 'warmup', (n) => n < STREAMS * 3);
     log(`idle: ${IDLE_TURNS} turns`);
     rows.push({ phase: 'idle', ms: summarize(await chatWhile(users, 'idle', (n) => n < IDLE_TURNS)) });
 
@@ -101,7 +106,7 @@ async function main(): Promise<void> {
     let exported = 0;
     const poll = (async () => {
       while (status === 'queued' || status === 'running') {
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await pause(1_000);
         const view = (await (
           await fetch(`${gateway.url}/v1/exports/${started.id}`, { headers: authorization })
         ).json()) as {
@@ -125,8 +130,8 @@ async function main(): Promise<void> {
     await db.drop();
   }
   const table =
-    `\nChat first token, idle and during an export (ms; ${STREAMS} users chatting, one turn after another each; ` +
-    `export ${exportRun?.status}, ${exportRun?.wallS} s)\n` +
+    `\nChat first token, idle and during an export (ms; ${STREAMS} users chatting, ${THINK_MS} ms between a reply ` +
+    `and the next message; export ${exportRun?.status}, ${exportRun?.rows} rows in ${exportRun?.wallS} s)\n` +
     formatTable(
       ['phase', 'turns', 'p50', 'p95', 'p99', 'max'],
       rows.map((r) => [
@@ -140,7 +145,7 @@ async function main(): Promise<void> {
     );
   process.stdout.write(table);
   const out = writeBenchResult(
-    'export-during-chat.json',
+    values.out,
     {
       rows: ROWS,
       streams: STREAMS,

@@ -1,7 +1,8 @@
 // Does a large export slow the chat? One gateway over a database of --rows synthetic labelled turns; --streams users
 // chat over socket.io (each sends a message --think-ms after its last reply ended) while nothing else runs, then
-// while a `turns` export of every row runs through the API, until it has finished. Prints the first-token latency of both phases side by side, with
-// the export's wall time, and writes bench/results/export-during-chat.json.
+// while a `turns` export of every row runs through the API until it has finished, then idle again. Prints the
+// first-token latency of the three phases side by side, with the export's wall time, and writes
+// bench/results/export-during-chat.json.
 //
 //   node -r @swc-node/register bench/export-during-chat.ts [--rows 1000000] [--streams 4] [--think-ms 1000]
 //     [--idle-turns 200] [--format jsonl|csv|parquet] [--gateway-root DIR] [--out FILE]
@@ -90,7 +91,7 @@ async function main(): Promise<void> {
     const users = await createUsers(gateway.url, STREAMS, db.characterId);
     await chatWhile(users, 'warmup', (n) => n < STREAMS * 3);
     log(`idle: ${IDLE_TURNS} turns`);
-    rows.push({ phase: 'idle', ms: summarize(await chatWhile(users, 'idle', (n) => n < IDLE_TURNS)) });
+    rows.push({ phase: 'idle before', ms: summarize(await chatWhile(users, 'idle', (n) => n < IDLE_TURNS)) });
 
     const token = await analystToken(gateway.url, db.url);
     const authorization = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -123,6 +124,8 @@ async function main(): Promise<void> {
     await poll;
     exportRun = { rows: exported, wallS: Math.round((performance.now() - startedAt) / 100) / 10, status };
     rows.push({ phase: `during a ${values.format} export of ${exported} rows`, ms: summarize(during) });
+    // Idle again: the machine's own drift over the run, so the difference is the export's.
+    rows.push({ phase: 'idle after', ms: summarize(await chatWhile(users, 'after', (n) => n < IDLE_TURNS)) });
     for (const user of users) user.socket.disconnect();
   } finally {
     await gateway.stop();

@@ -1,8 +1,10 @@
 import 'reflect-metadata';
+import { startTracing } from '@echoloop/tracing';
 import type { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { type BodyLimits, installBodyParsing } from './http/body-parsing';
+import { installRequestTracing } from './http/request-tracing';
 import { createLogger } from './logging/logger';
 import { MetricsService } from './metrics/metrics.service';
 import { handleProcessErrors } from './process/process-errors';
@@ -23,7 +25,10 @@ export interface BootstrapOptions<E> {
   configure?: (app: INestApplication, env: E) => void;
 }
 
-/** Starts an app: validated config first, then Nest with pino logs, shutdown hooks and the HTTP port. */
+/**
+ * Starts an app: validated config first, then tracing (when OTEL_EXPORTER_OTLP_ENDPOINT is set), Nest with pino
+ * logs, shutdown hooks and the HTTP port.
+ */
 export async function bootstrap<E>(options: BootstrapOptions<E>): Promise<INestApplication> {
   let env: E;
   try {
@@ -34,8 +39,10 @@ export async function bootstrap<E>(options: BootstrapOptions<E>): Promise<INestA
     );
     process.exit(1);
   }
+  const tracing = startTracing(options.service);
   const app = await NestFactory.create(options.module(env), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
+  if (tracing) installRequestTracing(app);
   installBodyParsing(app, options.bodyLimits(env));
   options.configure?.(app, env);
   app.enableShutdownHooks();

@@ -34,7 +34,13 @@ export {
   type MessageContext,
 } from './kafka/contract-consumer';
 export { runBatches, type BatchRunOptions, type PartitionLag } from './kafka/batch-run';
-export { type ConsumerBaseOptions, ContractConsumerBase, messageOf, sleep } from './kafka/consumer-base';
+export {
+  type ConsumerBaseOptions,
+  consumerAttributes,
+  ContractConsumerBase,
+  messageOf,
+  sleep,
+} from './kafka/consumer-base';
 export { deadLetterMessage, DLQ_HEADER, type DeadLetterKind } from './kafka/dead-letter';
 export { ensureTopics, type TopicSpec } from './kafka/topic-admin';
 export { KafkaLifecycle } from './kafka/kafka-lifecycle';

@@ -23,6 +23,7 @@ import { MetricsController } from './metrics/metrics.controller';
 import { MetricsService } from './metrics/metrics.service';
 import { DocsController, OPENAPI_TITLE } from './openapi/docs.controller';
 import { ResponseContractInterceptor } from './openapi/response-contract.interceptor';
+import { TracingShutdown } from './process/tracing-shutdown';
 import { deadLetterTopic } from '@echoloop/contracts';
 import type { ServiceEnv } from '@echoloop/config';
 
@@ -88,6 +89,7 @@ export class PlatformModule implements NestModule {
           useFactory: (kafka: Kafka) => new KafkaHealthIndicator(kafka),
         },
         DatabaseHealthIndicator,
+        TracingShutdown,
         {
           provide: HEALTH_INDICATORS,
           inject: [DatabaseHealthIndicator, KafkaHealthIndicator],

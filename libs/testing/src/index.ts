@@ -13,6 +13,7 @@ export {
 } from './stack/kafka-probe';
 export { uniqueName, waitFor, type WaitOptions } from './stack/wait-for';
 export { runAppUntilExit, startApp, type AppExit, type AppProcess } from './stack/app-process';
+export { type CollectedSpan, startTraceCollector, type TraceCollector } from './stack/trace-collector';
 export { stackComponent, stackComponentAsync } from './stack/stack-control';
 export { adapterNamesOf } from './stack/served-adapters';
 

@@ -1,4 +1,5 @@
 import { ApiEvent, RetryAfterException, validationDetails, withStorableText } from '@echoloop/platform';
+import { SpanKind, traced } from '@echoloop/tracing';
 import { HttpException, Inject, Logger } from '@nestjs/common';
 import {
   ConnectedSocket,
@@ -93,7 +94,10 @@ export class ChatGateway implements OnGatewayInit {
       return { error };
     }
     try {
-      return await run(parsed.data, principalOf(client).userId);
+      // The socket event is the turn's entry, as an HTTP request is for the REST and OpenAI routes.
+      return await traced(`socket.io ${name}`, { kind: SpanKind.SERVER }, () =>
+        run(parsed.data, principalOf(client).userId),
+      );
     } catch (error) {
       const failure = describe(error);
       if (failure.code === 'internal') this.logger.error(error);

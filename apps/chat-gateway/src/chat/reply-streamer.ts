@@ -1,3 +1,4 @@
+import { SpanKind, traced } from '@echoloop/tracing';
 import { ModelError } from '@echoloop/llm';
 import type { CheckpointEntity } from '@echoloop/persistence';
 import { MetricsService } from '@echoloop/platform';
@@ -46,7 +47,40 @@ export class ReplyStreamer {
     );
   }
 
-  async stream({ checkpoint, maxTokens, context, conversationId, replyId, signal, sink }: StreamRequest) {
+  /** The model's reply, streamed to the sink; one client span of the trace it is part of. */
+  stream(request: StreamRequest): Promise<StreamedReply> {
+    return traced(
+      'llm chat',
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.request.model': request.checkpoint.modelName,
+          'echoloop.checkpoint': request.checkpoint.id,
+        },
+      },
+      async (span) => {
+        const reply = await this.streamReply(request);
+        span.setAttributes({
+          'gen_ai.usage.input_tokens': reply.usage.promptTokens,
+          'gen_ai.usage.output_tokens': reply.usage.completionTokens,
+          'gen_ai.response.finish_reasons': [reply.finishReason],
+          'echoloop.ttft_ms': reply.latencyMs.ttft,
+        });
+        return reply;
+      },
+    );
+  }
+
+  private async streamReply({
+    checkpoint,
+    maxTokens,
+    context,
+    conversationId,
+    replyId,
+    signal,
+    sink,
+  }: StreamRequest): Promise<StreamedReply> {
     const started = performance.now();
     let ttft = 0;
     const filter = new ThinkFilter();

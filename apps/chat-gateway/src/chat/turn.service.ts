@@ -1,6 +1,7 @@
 import type { TurnInputs } from '../conversations/turn-inputs';
 import { type GateRefusal, isRefusal } from '../limits/turn-gate.sql';
 import { MetricsService, RetryAfterException } from '@echoloop/platform';
+import { traced } from '@echoloop/tracing';
 import { Injectable, UnprocessableEntityException } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
@@ -258,7 +259,9 @@ export class TurnService {
       return joined;
     }
     const running = this.registry.begin(conversation.userId, userMessage, sink, { slotId });
-    void this.runner.run(inputs, running, regenerated).finally(() => this.finish(running));
+    void traced('chat reply', { attributes: { 'echoloop.regenerated': regenerated } }, () =>
+      this.runner.run(inputs, running, regenerated),
+    ).finally(() => this.finish(running));
     return { userMessageId: userMessage.id, replyId: running.replyId };
   }
 

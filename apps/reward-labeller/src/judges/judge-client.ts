@@ -1,3 +1,4 @@
+import { SpanKind, traced } from '@echoloop/tracing';
 import {
   ChatCompletionsTransport,
   type ChatCompletionText,
@@ -58,11 +59,19 @@ export class JudgeClient {
     return readCompletion(text, requests.length);
   }
 
-  /** One request: a single conversation, or `batchOf` conversations on vLLM's batch route. */
-  private post(body: object, batchOf?: number): Promise<string> {
+  /** One request: a single conversation, or `batchOf` conversations on vLLM's batch route; a client span. */
+  private post(body: { model?: string; [field: string]: unknown }, batchOf?: number): Promise<string> {
     const { lane } = this.options;
-    if (!lane) return this.send(body, batchOf);
-    return lane.run((preempted) => this.send(body, batchOf, preempted), batchOf ?? 1);
+    const attributes = {
+      'gen_ai.operation.name': 'chat',
+      ...(body.model && { 'gen_ai.request.model': body.model }),
+      'echoloop.judge.conversations': batchOf ?? 1,
+    };
+    return traced('judge chat', { kind: SpanKind.CLIENT, attributes }, () =>
+      lane
+        ? lane.run((preempted) => this.send(body, batchOf, preempted), batchOf ?? 1)
+        : this.send(body, batchOf),
+    );
   }
 
   private async send(body: object, batchOf?: number, preempted?: AbortSignal): Promise<string> {

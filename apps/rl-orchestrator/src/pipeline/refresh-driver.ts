@@ -1,3 +1,4 @@
+import { traced } from '@echoloop/tracing';
 import type { RlJobStatus } from '@echoloop/vocabulary';
 import type { RlJobEntity } from '@echoloop/persistence';
 import { CLOCK, type Clock, every, MetricsService, PeriodicWorker } from '@echoloop/platform';
@@ -71,7 +72,12 @@ export class RefreshDriver implements OnApplicationBootstrap, OnApplicationShutd
     const stopRenewing = every(LEASE_MS / 4, () => this.jobs.claim(this.owner, this.clock(), LEASE_MS));
     const timer = this.stageSeconds.startTimer({ stage: job.status });
     try {
-      await this.step(job);
+      // A span per stage step, each its own trace, found by the job's id.
+      await traced(
+        `rl ${job.status}`,
+        { attributes: { 'echoloop.rl.job_id': job.id, 'echoloop.rl.stage': job.status } },
+        () => this.step(job),
+      );
     } catch (error) {
       await this.handle(job, error);
     } finally {

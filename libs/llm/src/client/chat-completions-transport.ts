@@ -1,4 +1,5 @@
 import { createSseDataParser } from '@echoloop/openai-compat';
+import { traceHeaders } from '@echoloop/tracing';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { modelErrorForStatus } from './model-errors';
@@ -113,6 +114,8 @@ export class ChatCompletionsTransport {
             accept,
             'authorization',
             this.authorization,
+            // The caller's trace (a turn, a judge call) continues in the model server when it traces.
+            ...Object.entries(traceHeaders()).flat(),
           ],
         },
         resolve,

@@ -30,6 +30,12 @@ export interface ConsumerBaseOptions<C extends Contract> {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** What a consumer span says of its message's topic (OpenTelemetry's messaging attributes). */
+export const consumerAttributes = (topic: string) => ({
+  'messaging.system': 'kafka',
+  'messaging.destination.name': topic,
+  'messaging.operation.type': 'process',
+});
 
 /**
  * The part every contract consumer shares: the group member, batch by batch with manual commits, the backoff, and

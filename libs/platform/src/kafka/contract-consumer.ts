@@ -1,6 +1,13 @@
 import type { Contract, EventOf } from '@echoloop/contracts';
+import { contextOf, SpanKind, traced } from '@echoloop/tracing';
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
-import { type ConsumerBaseOptions, ContractConsumerBase, messageOf, sleep } from './consumer-base';
+import {
+  type ConsumerBaseOptions,
+  ContractConsumerBase,
+  consumerAttributes,
+  messageOf,
+  sleep,
+} from './consumer-base';
 import type { DeadLetterKind } from './dead-letter';
 import { decodeEvent, EventDecodeError, headersToStrings } from './event-codec';
 
@@ -104,7 +111,12 @@ export class ContractConsumer<C extends Contract> extends ContractConsumerBase<
     heartbeat: () => Promise<void>,
     isRunning: () => boolean,
   ): Promise<void> {
-    const outcome = await this.process(topic, partition, message, heartbeat, isRunning);
+    // A consumer span per message, continuing the trace its producer was in.
+    const outcome = await traced(
+      `consume ${topic}`,
+      { kind: SpanKind.CONSUMER, parent: contextOf(message.headers), attributes: consumerAttributes(topic) },
+      () => this.process(topic, partition, message, heartbeat, isRunning),
+    );
     if (!outcome.done) await this.deadLetter(topic, partition, message, outcome);
   }
 

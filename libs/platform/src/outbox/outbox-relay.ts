@@ -1,3 +1,4 @@
+import { type Context, contextOf, endFailed, SpanKind, startSpan, traceHeaders } from '@echoloop/tracing';
 import type { Message } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { Counter } from 'prom-client';
@@ -159,7 +160,21 @@ export class OutboxRelay {
         rows = fitBatch(unpublished);
         this.claims.inc({ outcome: rows.length ? 'rows' : 'empty' });
         if (rows.length === 0) return { published: 0, more: false };
-        await this.publisher.sendBatch(groupByTopic(rows));
+        // A producer span per row, continuing the trace its writer was in; the message carries the span on.
+        const spans = rows.map((row) =>
+          startSpan(`publish ${row.topic}`, {
+            kind: SpanKind.PRODUCER,
+            parent: contextOf(row.headers),
+            attributes: { 'messaging.system': 'kafka', 'messaging.destination.name': row.topic },
+          }),
+        );
+        try {
+          await this.publisher.sendBatch(groupByTopic(rows, spans));
+        } catch (error) {
+          for (const { span } of spans) endFailed(span, error);
+          throw error;
+        }
+        for (const { span } of spans) span.end();
         await markPublished(tx, rows);
         for (const row of rows) this.published.inc({ topic: row.topic });
         return {
@@ -255,11 +270,15 @@ function fitBatch(rows: OutboxRow[]): OutboxRow[] {
   return rows;
 }
 
-function groupByTopic(rows: OutboxRow[]): { topic: string; messages: Message[] }[] {
+function groupByTopic(
+  rows: OutboxRow[],
+  spans: { context: Context }[],
+): { topic: string; messages: Message[] }[] {
   const byTopic = new Map<string, Message[]>();
-  for (const row of rows) {
+  for (const [i, row] of rows.entries()) {
     const messages = byTopic.get(row.topic) ?? [];
-    messages.push({ key: row.message_key, value: JSON.stringify(row.payload), headers: row.headers });
+    const traced = spans[i] ? { ...row.headers, ...traceHeaders(spans[i].context) } : row.headers;
+    messages.push({ key: row.message_key, value: JSON.stringify(row.payload), headers: traced });
     byTopic.set(row.topic, messages);
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));

@@ -1,4 +1,5 @@
 import type { Contract, EventOf } from '@echoloop/contracts';
+import { traceHeaders } from '@echoloop/tracing';
 import type { EntityManager } from 'typeorm';
 import { eventHeaders } from '../kafka/event-codec';
 
@@ -36,7 +37,8 @@ export function outboxRow<C extends Contract>(contract: C, event: EventOf<C>, ke
     topic: contract.topic,
     key,
     payload: JSON.stringify(valid),
-    headers: JSON.stringify(eventHeaders(valid)),
+    // The writer's trace goes with the row: the relay's publish and every consumer continue it.
+    headers: JSON.stringify({ ...eventHeaders(valid), ...traceHeaders() }),
   } as OutboxRow;
 }
 

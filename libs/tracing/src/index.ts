@@ -1,0 +1,13 @@
+export { startTracing, stopTracing, TRACING_VARIABLE } from './start-tracing';
+export {
+  bindEmitter,
+  endFailed,
+  ROOT,
+  type SpanOptions,
+  SpanKind,
+  startSpan,
+  traced,
+  withContext,
+} from './spans';
+export { contextOf, traceHeaders } from './propagation';
+export type { Context, Span } from '@opentelemetry/api';

@@ -155,3 +155,80 @@ describe("a turn's label state: labelled, or partly failed with the reason, in G
     );
   });
 });
+
+describe('a turn whose labels are not all in yet is pending: listed when asked for, labelled once they are', () => {
+  let f: ChatFixture;
+  let labeller: AppProcess;
+  let judge: FakeVllm;
+  let key: { key: string };
+  let analyst: { token: string };
+
+  const complete = async (messages: { role: string; content: string }[]) => {
+    const res = await fetch(`${f.gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'default', messages }),
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { id: string; choices: { message: { content: string } }[] }).choices[0]!
+      .message.content;
+  };
+  const turnsOf = async (query: string): Promise<Turn[]> => {
+    const res = await f.http(analyst.token, 'GET', `/v1/turns?${query}`);
+    expect(res.status).toBe(200);
+    return res.body.items;
+  };
+
+  beforeAll(async () => {
+    f = await startChatFixture({ TRAINING_CONSENT_DEFAULT: 'true' });
+    // Nobody leaves within the test: a turn's live emotion waits for the user's next message.
+    ({ labeller, judge } = await startJudgedLabeller(f, [], { LEAVE_AFTER_MS: '3600000' }));
+    const user = await f.register('Robin');
+    ({ body: key } = await f.http(user.token, 'POST', '/v1/me/api-keys', { name: 'pending' }));
+    analyst = await f.registerWithRoles(['analyst']);
+  });
+  afterAll(async () => {
+    await labeller?.stop();
+    await judge?.close();
+    await f?.close();
+  });
+
+  it('is pending with the judges’ labels so far, and labelled when the user writes again', async () => {
+    const opener = 'My sister is moving abroad.';
+    const answer = await complete([{ role: 'user', content: opener }]);
+    const [{ conversation }] = (await f.db.query(
+      `SELECT conversation_id AS conversation FROM messages WHERE role = 'user' AND content = $1`,
+      [opener],
+    )) as [{ conversation: string }];
+    const [pending] = await waitFor(
+      async () => {
+        const items = await turnsOf(`labelStatus=pending&conversationId=${conversation}`);
+        return items[0]?.rewards['empathy'] != null && items;
+      },
+      { timeoutMs: 60_000, what: 'the turn judged, still pending' },
+    );
+    expect(pending!.labelState).toEqual({ status: 'pending', failures: [] });
+    expect(pending!.rewards['live_emotion']).toBeNull();
+    // Not finished: not among the labelled turns (nor in exports, which read those).
+    expect(await turnsOf(`conversationId=${conversation}`)).toEqual([]);
+    expect(await turnsOf(`labelStatus=labelled&conversationId=${conversation}`)).toEqual([]);
+
+    // The user answers: the first turn's live emotion is known, and it is labelled.
+    await complete([
+      { role: 'user', content: opener },
+      { role: 'assistant', content: answer },
+      { role: 'user', content: 'I will miss her a lot.' },
+    ]);
+    const [labelled] = await waitFor(
+      async () => {
+        const items = await turnsOf(`conversationId=${conversation}`);
+        return items.length > 0 && items;
+      },
+      { timeoutMs: 60_000, what: 'the first turn labelled' },
+    );
+    expect(labelled!.turnId).toBe(pending!.turnId);
+    expect(labelled!.labelState.status).toBe('labelled');
+    const stillPending = await turnsOf(`labelStatus=pending&conversationId=${conversation}`);
+    expect(stillPending.map((t) => t.turnId)).not.toContain(pending!.turnId);
+  });
+});

@@ -56,7 +56,7 @@ export async function exportDataset(
   const turns = (async function* () {
     for await (const turn of labelledTurns(db, query)) {
       read += 1;
-      versions.add(turn.labellerVersion);
+      if (turn.labellerVersion) versions.add(turn.labellerVersion);
       userIds.add(turn.userId);
       if (read % 1_000 === 0) await request.onProgress?.(read, total);
       yield turn;

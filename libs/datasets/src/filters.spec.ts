@@ -50,4 +50,11 @@ describe('filterClause', () => {
     expect(sql).toContain("(t.signals->>'stars')::int >= $4");
     expect(sql.startsWith('$1 = ANY(t.labelled_versions)')).toBe(true);
   });
+
+  it('reads pending turns only when asked: not finished under any version, or under the asked one', () => {
+    expect(filterClause({ labelStatus: 'pending' }).sql).toBe('cardinality(t.labelled_versions) = 0');
+    const asked = filterClause({ labelStatus: 'pending', labellerVersion: 'labeller-v2' });
+    expect(asked).toMatchObject({ sql: 'NOT ($1 = ANY(t.labelled_versions))', params: ['labeller-v2'] });
+    expect(filterClause({ labelStatus: 'labelled' }).sql).toContain('cardinality(t.labelled_versions) > 0');
+  });
 });

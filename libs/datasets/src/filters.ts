@@ -9,7 +9,8 @@ export const POPULATIONS = ['people', 'simulated'] as const;
  * A turn's label state under its labeller version: every component labelled (or skipped by rule), some failed while
  * others were labelled, or all failed.
  */
-export const LABEL_STATUSES = ['labelled', 'partially_failed', 'failed'] as const;
+/** Pending: recorded, its labels not all in yet (the user's next message or leaving decides its live emotion). */
+export const LABEL_STATUSES = ['pending', 'labelled', 'partially_failed', 'failed'] as const;
 export type LabelStatus = (typeof LABEL_STATUSES)[number];
 export type Population = (typeof POPULATIONS)[number];
 
@@ -81,6 +82,9 @@ export type DatasetFilters = z.infer<typeof datasetFilters>;
 
 /** The SQL of the labeller version a turn is read with: the asked one, else the newest the turn has. */
 export const VERSION_OF_TURN = 't.labelled_versions[cardinality(t.labelled_versions)]';
+/** The version a pending turn is read with: that of its newest label (none yet: null). */
+const VERSION_OF_PENDING = `(SELECT p.labeller_version FROM reward_labels p WHERE p.turn_id = t.turn_id
+   ORDER BY p.attempted_at DESC, p.labeller_version DESC LIMIT 1)`;
 
 const RANGES = [
   ['empathy', 'empathyMin', 'empathyMax'],
@@ -93,7 +97,7 @@ const labelOf = (status: 'labelled' | 'failed', version: string) =>
   `EXISTS (SELECT 1 FROM reward_labels l WHERE l.turn_id = t.turn_id AND l.labeller_version = ${version}
      AND l.status = '${status}')`;
 
-const LABEL_STATUS_CLAUSES: Record<LabelStatus, (version: string) => string> = {
+const LABEL_STATUS_CLAUSES: Record<Exclude<LabelStatus, 'pending'>, (version: string) => string> = {
   labelled: (version) => `NOT ${labelOf('failed', version)}`,
   partially_failed: (version) => `${labelOf('failed', version)} AND ${labelOf('labelled', version)}`,
   failed: (version) => `${labelOf('failed', version)} AND NOT ${labelOf('labelled', version)}`,
@@ -113,9 +117,16 @@ export function filterClause(
     params.push(value);
     return `$${first + params.length - 1}`;
   };
-  const version = filters.labellerVersion ? param(filters.labellerVersion) : VERSION_OF_TURN;
-  if (filters.labellerVersion) clauses.push(`${version} = ANY(t.labelled_versions)`);
-  else clauses.push('cardinality(t.labelled_versions) > 0');
+  // Finished turns (under the asked version, or any), unless the pending ones are asked for.
+  const pending = filters.labelStatus === 'pending';
+  const version = filters.labellerVersion
+    ? param(filters.labellerVersion)
+    : pending
+      ? VERSION_OF_PENDING
+      : VERSION_OF_TURN;
+  const finished = `${version} = ANY(t.labelled_versions)`;
+  if (filters.labellerVersion) clauses.push(pending ? `NOT (${finished})` : finished);
+  else clauses.push(`cardinality(t.labelled_versions) ${pending ? '=' : '>'} 0`);
   if (filters.from) clauses.push(`t.replied_at >= ${param(filters.from)}`);
   if (filters.to) clauses.push(`t.replied_at < ${param(filters.to)}`);
   if (filters.characterId) clauses.push(`t.turn->>'characterId' = ${param(filters.characterId)}`);
@@ -135,7 +146,8 @@ export function filterClause(
     clauses.push(
       `${filters.hasComment === 'true' ? '' : 'NOT '}(jsonb_typeof(t.signals->'comment') = 'string')`,
     );
-  if (filters.labelStatus) clauses.push(LABEL_STATUS_CLAUSES[filters.labelStatus](version));
+  if (filters.labelStatus && filters.labelStatus !== 'pending')
+    clauses.push(LABEL_STATUS_CLAUSES[filters.labelStatus](version));
   if (filters.liveEmotionDeltaMin !== undefined)
     clauses.push(
       label('live_emotion', `(l.details->>'delta')::float8 >= ${param(filters.liveEmotionDeltaMin)}`),

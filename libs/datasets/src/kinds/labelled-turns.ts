@@ -32,7 +32,10 @@ export interface LabelledTurn {
     tags?: string[];
     comment?: string | null;
   };
-  labellerVersion: string;
+  /** The version whose labels these are; null for a pending turn with no label yet. */
+  labellerVersion: string | null;
+  /** Whether the turn's labels are all in under that version (not pending). */
+  finished: boolean;
   labels: {
     component: string;
     status: string;
@@ -63,6 +66,7 @@ const SELECT = (version: string) => `
          (SELECT c.client_name FROM conversations c WHERE c.id = t.conversation_id) AS client_name,
          to_char(t.replied_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS replied_at_exact,
          ${version} AS labeller_version,
+         COALESCE(${version} = ANY(t.labelled_versions), false) AS finished,
          COALESCE((SELECT json_agg(json_build_object('component', l.component, 'status', l.status,
                      'value', l.value, 'label', l.label, 'delta', l.details->'delta', 'error', l.error)
                      ORDER BY l.component)
@@ -161,7 +165,8 @@ interface Row {
   replied_at_exact: string;
   turn: LabelledTurn['turn'];
   signals: LabelledTurn['signals'];
-  labeller_version: string;
+  labeller_version: string | null;
+  finished: boolean;
   labels: LabelledTurn['labels'];
 }
 
@@ -183,6 +188,7 @@ function toTurn(r: Row): LabelledTurn {
     turn: r.turn,
     signals: r.signals,
     labellerVersion: r.labeller_version,
+    finished: r.finished,
     labels: r.labels,
   };
 }

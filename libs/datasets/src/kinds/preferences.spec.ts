@@ -23,6 +23,7 @@ const alternative = (signals: LabelledTurn['signals'], implicit: number): Labell
   },
   signals,
   labellerVersion: 'v1',
+  finished: true,
   labels: [
     { component: 'implicit', status: 'labelled', value: implicit, label: null, delta: null, error: null },
   ],

@@ -9,7 +9,7 @@ const label = (component: string, status: string, error: string | null = null) =
   delta: null,
   error,
 });
-const turnWith = (labels: LabelledTurn['labels']) => ({ labels }) as LabelledTurn;
+const turnWith = (labels: LabelledTurn['labels'], finished = true) => ({ labels, finished }) as LabelledTurn;
 
 describe('labelStateOf', () => {
   it('is labelled when nothing failed, skipped components included', () => {
@@ -31,6 +31,17 @@ describe('labelStateOf', () => {
         { component: 'empathy', reason: 'unreadable: no verdict line' },
         { component: 'humanlike', reason: 'failed' },
       ],
+    });
+  });
+
+  it('is pending until the labels are all in, with the failures so far', () => {
+    expect(labelStateOf(turnWith([label('empathy', 'labelled')], false))).toEqual({
+      status: 'pending',
+      failures: [],
+    });
+    expect(labelStateOf(turnWith([label('empathy', 'failed', 'judge away')], false))).toEqual({
+      status: 'pending',
+      failures: [{ component: 'empathy', reason: 'judge away' }],
     });
   });
 

@@ -33,7 +33,7 @@ export const turnRecord = z.object({
     .describe(
       "The OpenAI-compatible client that asked for the turn (its key's name); null for Echoloop's apps",
     ),
-  labellerVersion: z.string(),
+  labellerVersion: z.string().nullable().describe('null while the turn is pending with no label yet'),
   labelState: z
     .object({
       status: z.enum(LABEL_STATUSES),
@@ -157,13 +157,22 @@ export function toTurnRecord(turn: LabelledTurn, privacy: Privacy): TurnRecord {
 
 const MAX_REASON = 300;
 
-/** Failed when no component was labelled, partly failed when some were; skipped components count for neither. */
+/**
+ * Pending until the turn's labels are all in; then failed when no component was labelled, partly failed when some
+ * were (skipped components count for neither). A pending turn's failures are those so far (a retry may repair them).
+ */
 export function labelStateOf(turn: LabelledTurn): TurnRecord['labelState'] {
   const failures = turn.labels
     .filter((l) => l.status === 'failed')
     .map((l) => ({ component: l.component, reason: redactText((l.error ?? 'failed').slice(0, MAX_REASON)) }));
   const labelled = turn.labels.some((l) => l.status === 'labelled');
-  const status: LabelStatus = failures.length === 0 ? 'labelled' : labelled ? 'partially_failed' : 'failed';
+  const status: LabelStatus = !turn.finished
+    ? 'pending'
+    : failures.length === 0
+      ? 'labelled'
+      : labelled
+        ? 'partially_failed'
+        : 'failed';
   return { status, failures };
 }
 

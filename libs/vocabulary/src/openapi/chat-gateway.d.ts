@@ -3934,6 +3934,11 @@ export interface operations {
               manifest: {
                 [key: string]: unknown;
               } | null;
+              /**
+               * @description Asked for over this API, or made by the command line
+               * @enum {string}
+               */
+              origin: 'api' | 'cli';
               progress: {
                 read: number;
                 total: number | null;
@@ -3994,7 +3999,7 @@ export interface operations {
              * @description Turns whose labels are all there, partly failed, or all failed (a judge down, an unreadable answer)
              * @enum {string}
              */
-            labelStatus?: 'labelled' | 'partially_failed' | 'failed';
+            labelStatus?: 'pending' | 'labelled' | 'partially_failed' | 'failed';
             /** @description The language the live persona inferred for the user (ISO 639) */
             language?: string;
             liveEmotionDeltaMax?: number;
@@ -4057,6 +4062,11 @@ export interface operations {
             manifest: {
               [key: string]: unknown;
             } | null;
+            /**
+             * @description Asked for over this API, or made by the command line
+             * @enum {string}
+             */
+            origin: 'api' | 'cli';
             progress: {
               read: number;
               total: number | null;
@@ -4110,6 +4120,11 @@ export interface operations {
             manifest: {
               [key: string]: unknown;
             } | null;
+            /**
+             * @description Asked for over this API, or made by the command line
+             * @enum {string}
+             */
+            origin: 'api' | 'cli';
             progress: {
               read: number;
               total: number | null;
@@ -5409,7 +5424,7 @@ export interface operations {
         implicitMax?: number;
         implicitMin?: number;
         labellerVersion?: string;
-        labelStatus?: 'labelled' | 'partially_failed' | 'failed';
+        labelStatus?: 'pending' | 'labelled' | 'partially_failed' | 'failed';
         language?: string;
         limit?: number;
         liveEmotionDeltaMax?: number;
@@ -5472,7 +5487,8 @@ export interface operations {
                 tags: string[];
                 thumbs: (1 | -1) | null;
               };
-              labellerVersion: string;
+              /** @description null while the turn is pending with no label yet */
+              labellerVersion: string | null;
               /** @description The labels' state under labellerVersion: a failed component has no reward */
               labelState: {
                 /** @description The components that failed, with why */
@@ -5482,7 +5498,7 @@ export interface operations {
                   reason: string;
                 }[];
                 /** @enum {string} */
-                status: 'labelled' | 'partially_failed' | 'failed';
+                status: 'pending' | 'labelled' | 'partially_failed' | 'failed';
               };
               liveEmotionDelta: number | null;
               persona: {

@@ -180,7 +180,7 @@ function TurnCard({ turn, position }: { turn: TurnRecord; position: number }) {
         </dl>
         <p className="muted turn-meta">
           {turn.checkpointId}
-          {turn.armId ? ` / ${turn.armId}` : ''} · labeller {turn.labellerVersion}
+          {turn.armId ? ` / ${turn.armId}` : ''} · labeller {turn.labellerVersion ?? 'none yet'}
         </p>
       </article>
     </li>
@@ -188,6 +188,7 @@ function TurnCard({ turn, position }: { turn: TurnRecord; position: number }) {
 }
 
 const LABEL_STATUS_TEXT: Record<TurnRecord['labelState']['status'], string> = {
+  pending: 'labels pending',
   labelled: 'all labelled',
   partially_failed: 'partly failed',
   failed: 'failed',
@@ -197,7 +198,11 @@ const LABEL_STATUS_TEXT: Record<TurnRecord['labelState']['status'], string> = {
 function LabelState({ state }: { state: TurnRecord['labelState'] }) {
   return (
     <>
-      <span className={state.status === 'labelled' ? undefined : 'label-failed'}>
+      <span
+        className={
+          state.status === 'labelled' ? undefined : state.status === 'pending' ? 'muted' : 'label-failed'
+        }
+      >
         {LABEL_STATUS_TEXT[state.status]}
       </span>
       {state.failures.map((f) => (

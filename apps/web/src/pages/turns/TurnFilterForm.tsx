@@ -153,7 +153,8 @@ export function TurnFilterForm({
         <label>
           Labels
           <select {...text('labelStatus')}>
-            <option value="">Any</option>
+            <option value="">Any finished</option>
+            <option value="pending">Pending</option>
             <option value="labelled">All labelled</option>
             <option value="partially_failed">Partly failed</option>
             <option value="failed">Failed</option>

@@ -56,14 +56,23 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     call(orchestrator.url, method, route, { key: f.key, ...(body !== undefined && { body }) });
   const gw = (method: string, route: string, body?: unknown) =>
     call(f.gateway.url, method, route, { key: f.key, ...(body !== undefined && { body }) });
-  const ended = (id: string, timeoutMs = 600_000) =>
-    waitFor(
+  // A job that does not end says where it stopped, with the orchestrator's last log lines.
+  const ended = async (id: string, timeoutMs = 600_000) => {
+    let last: { status?: string; updatedAt?: string; logsTail?: string | null } = {};
+    return waitFor(
       async () => {
         const { body } = await rl('GET', `/v1/rl/jobs/${id}`);
+        last = body;
         return isRlJobEnded(body.status) && body;
       },
       { timeoutMs, intervalMs: 500, what: `RL job ${id} to end` },
-    );
+    ).catch((error: Error) => {
+      const tail = orchestrator.logs().split('\n').slice(-40).join('\n');
+      throw new Error(
+        `${error.message} (last ${last.status ?? 'unknown'} at ${last.updatedAt ?? '?'})\njob log:\n${last.logsTail ?? ''}\norchestrator:\n${tail}`,
+      );
+    });
+  };
   const defaultCheckpoint = async () =>
     ((await gw('GET', '/v1/checkpoints')).body.items as { id: string; isDefault: boolean }[]).find(
       (c) => c.isDefault,

@@ -113,6 +113,8 @@ export const orchestratorEnv = serviceEnv
     GATE_PROFILES: z.coerce.number().int().min(0).max(500).default(24),
     /** Held-out prompts both answer greedily, scored by the live reward and read by the guards (0: off). */
     GATE_HELDOUT_ITEMS: z.coerce.number().int().min(0).max(1_000).default(48),
+    /** Held-out prompts each checkpoint answers at once (the engine batches them); candidate and default at once. */
+    GATE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
     /** Tokens each held-out answer may take; unset: the checkpoint's own budget (else 128). */
     GATE_MAX_TOKENS: z.preprocess(unset, z.coerce.number().int().min(1).max(4_096).optional()),
     /** The fewest items measured on both sides for a check to count; below it the check could not run. */

@@ -144,11 +144,11 @@ export class GateService {
     let answers: { prompts: ChatMessage[][]; candidate: string[]; default: string[] };
     try {
       const prompts = await readPrompts(file, this.env.GATE_HELDOUT_ITEMS);
-      answers = {
-        prompts,
-        candidate: await this.replies.answer(candidate, prompts),
-        default: await this.replies.answer(current, prompts),
-      };
+      const [fromCandidate, fromDefault] = await Promise.all([
+        this.replies.answer(candidate, prompts),
+        this.replies.answer(current, prompts),
+      ]);
+      answers = { prompts, candidate: fromCandidate, default: fromDefault };
     } catch (error) {
       if (transient(error)) throw error;
       return HELDOUT_CHECKS.map((name) => notRunCheck(name, `no held-out answers: ${why(error)}`));

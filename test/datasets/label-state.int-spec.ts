@@ -1,14 +1,7 @@
-import {
-  type AppProcess,
-  type FakeVllm,
-  findOnTopic,
-  replyByRules,
-  testKafka,
-  waitFor,
-} from '@echoloop/testing';
+import { findOnTopic, replyByRules, testKafka, waitFor } from '@echoloop/testing';
 import { TOPICS } from '@echoloop/contracts';
-import { type ChatFixture, startChatFixture } from '../chat/chat-fixture';
-import { AB_JUDGE_RULES, startJudgedLabeller } from '../experiments/ab-fixture';
+import { AB_JUDGE_RULES } from '../experiments/ab-fixture';
+import { type LabelledChat, startLabelledChat } from './labelled-chat';
 
 const UNJUDGEABLE = 'the judge cannot read this one';
 /** Four judge rounds in all, the retries 0.3, 1.2 and 4.8 s after the round before. */
@@ -21,34 +14,13 @@ interface Turn {
 }
 
 describe("a turn's label state: labelled, or partly failed with the reason, in GET /v1/turns and its filter; failed labels retried", () => {
-  let f: ChatFixture;
-  let labeller: AppProcess;
-  let judge: FakeVllm;
-  let key: { key: string };
-  let analyst: { token: string };
+  let chat: LabelledChat;
   let exhausted: string;
 
-  /** One turn of a new conversation (a history of its own); the conversation's id. */
-  const ask = async (content: string): Promise<string> => {
-    const res = await fetch(`${f.gateway.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'default', messages: [{ role: 'user', content }] }),
-    });
-    expect(res.status).toBe(200);
-    const [row] = (await f.db.query(
-      `SELECT conversation_id AS id FROM messages WHERE role = 'user' AND content = $1`,
-      [content],
-    )) as { id: string }[];
-    return row!.id;
-  };
-  const turnsOf = async (query: string): Promise<Turn[]> => {
-    const res = await f.http(analyst.token, 'GET', `/v1/turns?${query}`);
-    expect(res.status).toBe(200);
-    return res.body.items;
-  };
+  const ask = async (content: string) => (await chat.ask(content)).conversationId;
+  const turnsOf = (query: string) => chat.turnsOf<Turn>(query);
   const empathyOf = async (conversation: string) => {
-    const rows = (await f.db.query(
+    const rows = (await chat.f.db.query(
       `SELECT l.status, l.attempts, l.turn_id AS "turnId" FROM reward_labels l JOIN reward_turns t USING (turn_id)
         WHERE t.conversation_id = $1 AND l.component = 'empathy'`,
       [conversation],
@@ -57,10 +29,9 @@ describe("a turn's label state: labelled, or partly failed with the reason, in G
   };
 
   beforeAll(async () => {
-    f = await startChatFixture({ TRAINING_CONSENT_DEFAULT: 'true' });
     // The empathy judge answers this conversation without a verdict, whatever it is asked.
-    ({ labeller, judge } = await startJudgedLabeller(
-      f,
+    chat = await startLabelledChat(
+      'label-state',
       [
         {
           when: { systemIncludes: 'how empathetic', anyMessageIncludes: UNJUDGEABLE },
@@ -68,16 +39,9 @@ describe("a turn's label state: labelled, or partly failed with the reason, in G
         },
       ],
       RETRIES,
-    ));
-    const user = await f.register('Robin');
-    ({ body: key } = await f.http(user.token, 'POST', '/v1/me/api-keys', { name: 'label-state' }));
-    analyst = await f.registerWithRoles(['analyst']);
+    );
   });
-  afterAll(async () => {
-    await labeller?.stop();
-    await judge?.close();
-    await f?.close();
-  });
+  afterAll(() => chat?.close());
 
   it('says which components failed and why, and filters by it', async () => {
     const judged = await ask('My cat is ill.');
@@ -113,7 +77,7 @@ describe("a turn's label state: labelled, or partly failed with the reason, in G
     expect(allLabelled).toContain(ok!.turnId);
     expect(allLabelled).not.toContain(partial!.turnId);
     expect(ids(await turnsOf('labelStatus=failed&limit=100'))).not.toContain(partial!.turnId);
-    expect((await f.http(analyst.token, 'GET', '/v1/turns?labelStatus=broken')).status).toBe(400);
+    expect((await chat.f.http(chat.analystToken, 'GET', '/v1/turns?labelStatus=broken')).status).toBe(400);
   });
 
   it('judges a failed label again, backing off, until the judge answers; a few rounds at most', async () => {
@@ -129,7 +93,7 @@ describe("a turn's label state: labelled, or partly failed with the reason, in G
     });
     expect((await empathyOf(later))!.status).toBe('failed');
     // The judge is back: the next retry labels it.
-    judge.setReply(replyByRules(AB_JUDGE_RULES));
+    chat.judge.setReply(replyByRules(AB_JUDGE_RULES));
     const [turn] = await waitFor(
       async () => {
         const items = await turnsOf(`conversationId=${later}`);
@@ -149,7 +113,7 @@ describe("a turn's label state: labelled, or partly failed with the reason, in G
     expect(announced).toHaveLength(2);
     // The first one had used its rounds: the sweeps that repaired the second left it failed.
     expect(await empathyOf(exhausted)).toMatchObject({ status: 'failed', attempts: 4 });
-    const metrics = await (await fetch(`${labeller.url}/metrics`)).text();
+    const metrics = await (await fetch(`${chat.labeller.url}/metrics`)).text();
     expect(metrics).toMatch(
       /labeller_label_retries_total\{[^}]*component="empathy"[^}]*outcome="labelled"[^}]*\} 1/,
     );
@@ -157,49 +121,18 @@ describe("a turn's label state: labelled, or partly failed with the reason, in G
 });
 
 describe('a turn whose labels are not all in yet is pending: listed when asked for, labelled once they are', () => {
-  let f: ChatFixture;
-  let labeller: AppProcess;
-  let judge: FakeVllm;
-  let key: { key: string };
-  let analyst: { token: string };
+  let chat: LabelledChat;
+  const turnsOf = (query: string) => chat.turnsOf<Turn>(query);
 
-  const complete = async (messages: { role: string; content: string }[]) => {
-    const res = await fetch(`${f.gateway.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'default', messages }),
-    });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { id: string; choices: { message: { content: string } }[] }).choices[0]!
-      .message.content;
-  };
-  const turnsOf = async (query: string): Promise<Turn[]> => {
-    const res = await f.http(analyst.token, 'GET', `/v1/turns?${query}`);
-    expect(res.status).toBe(200);
-    return res.body.items;
-  };
-
+  // Nobody leaves within the test: a turn's live emotion waits for the user's next message.
   beforeAll(async () => {
-    f = await startChatFixture({ TRAINING_CONSENT_DEFAULT: 'true' });
-    // Nobody leaves within the test: a turn's live emotion waits for the user's next message.
-    ({ labeller, judge } = await startJudgedLabeller(f, [], { LEAVE_AFTER_MS: '3600000' }));
-    const user = await f.register('Robin');
-    ({ body: key } = await f.http(user.token, 'POST', '/v1/me/api-keys', { name: 'pending' }));
-    analyst = await f.registerWithRoles(['analyst']);
+    chat = await startLabelledChat('pending', [], { LEAVE_AFTER_MS: '3600000' });
   });
-  afterAll(async () => {
-    await labeller?.stop();
-    await judge?.close();
-    await f?.close();
-  });
+  afterAll(() => chat?.close());
 
   it('is pending with the judges’ labels so far, and labelled when the user writes again', async () => {
     const opener = 'My sister is moving abroad.';
-    const answer = await complete([{ role: 'user', content: opener }]);
-    const [{ conversation }] = (await f.db.query(
-      `SELECT conversation_id AS conversation FROM messages WHERE role = 'user' AND content = $1`,
-      [opener],
-    )) as [{ conversation: string }];
+    const { content: answer, conversationId: conversation } = await chat.ask(opener);
     const [pending] = await waitFor(
       async () => {
         const items = await turnsOf(`labelStatus=pending&conversationId=${conversation}`);
@@ -214,7 +147,7 @@ describe('a turn whose labels are not all in yet is pending: listed when asked f
     expect(await turnsOf(`labelStatus=labelled&conversationId=${conversation}`)).toEqual([]);
 
     // The user answers: the first turn's live emotion is known, and it is labelled.
-    await complete([
+    await chat.ask([
       { role: 'user', content: opener },
       { role: 'assistant', content: answer },
       { role: 'user', content: 'I will miss her a lot.' },

@@ -61,6 +61,10 @@ describe('traces across the loop: one turn from the gateway through the outbox a
     const judges = spans.filter((s) => s.service === 'reward-labeller' && s.name === 'judge chat');
     expect(model).toMatchObject({ parentSpanId: replySpan, kind: CLIENT });
     expect(model.attributes['gen_ai.request.model']).toBe('fake-base-model');
+    // The model server was sent the model call's context, so a server that traces continues the turn's trace.
+    expect(f.vllm.requests.map((r) => r.headers['traceparent'])).toContain(
+      `00-${model.traceId}-${model.spanId}-01`,
+    );
     expect(publish).toMatchObject({ parentSpanId: replySpan, kind: PRODUCER });
     expect(consume).toMatchObject({ parentSpanId: publish.spanId, kind: CONSUMER });
     expect(consume.attributes['messaging.destination.name']).toBe(TOPICS.chatTurnCompleted);

@@ -1,10 +1,13 @@
 export { startTracing, stopTracing, TRACING_VARIABLE } from './start-tracing';
 export {
+  batchSpans,
+  type BatchSpans,
   bindEmitter,
   endFailed,
   ROOT,
   type SpanOptions,
   SpanKind,
+  SpanStatusCode,
   startSpan,
   traced,
   withContext,

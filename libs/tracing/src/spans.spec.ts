@@ -4,7 +4,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-tr
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { contextOf, traceHeaders } from './propagation';
 import { startTracing } from './start-tracing';
-import { SpanKind, startSpan, traced } from './spans';
+import { batchSpans, ROOT, SpanKind, SpanStatusCode, startSpan, traced } from './spans';
 
 describe('tracing off (the default)', () => {
   it('starts only with OTEL_EXPORTER_OTLP_ENDPOINT set, and then adds no header and keeps results', async () => {
@@ -60,7 +60,43 @@ describe('spans and their context', () => {
         throw new JudgeUnavailable('the user said: my secret');
       }),
     ).rejects.toThrow('my secret');
-    expect(finished('judge').status).toEqual({ code: 2, message: 'JudgeUnavailable' });
+    expect(finished('judge').status).toEqual({ code: SpanStatusCode.ERROR, message: 'JudgeUnavailable' });
     expect(JSON.stringify(finished('judge').events)).not.toContain('secret');
   });
+
+  it('gives each message of a batch a span in its sender’s trace, and links them from one batch span', () => {
+    const senders = ['a', 'b'].map((name) => {
+      const { span, context: sent } = startSpan(`produce ${name}`);
+      span.end();
+      return { span, headers: withHeaders(sent) };
+    });
+    const spans = batchSpans(
+      'consume turns',
+      senders.map((s) => contextOf(s.headers)),
+      { kind: SpanKind.CONSUMER },
+    );
+    spans.end();
+    const consumed = exporter.getFinishedSpans().filter((s) => s.name === 'consume turns');
+    expect(consumed.map((s) => s.spanContext().traceId)).toEqual(
+      senders.map((s) => s.span.spanContext().traceId),
+    );
+    const batch = finished('consume turns batch');
+    expect(batch.parentSpanContext).toBeUndefined();
+    expect(batch.links.map((l) => l.context.spanId)).toEqual(consumed.map((s) => s.spanContext().spanId));
+    expect(batch.attributes['messaging.batch.message_count']).toBe(2);
+
+    // One message: its work runs in its own span, with no batch span; none: in no trace.
+    const one = batchSpans('consume one', [contextOf(senders[0]!.headers)], {});
+    expect(trace.getSpan(one.batch)?.spanContext().spanId).toBe(
+      trace.getSpan(one.each[0]!)?.spanContext().spanId,
+    );
+    one.end();
+    expect(exporter.getFinishedSpans().map((s) => s.name)).not.toContain('consume one batch');
+    expect(batchSpans('consume none', [], {}).batch).toBe(ROOT);
+  });
 });
+
+/** The W3C headers a producer in `ctx` sends. */
+function withHeaders(ctx: ReturnType<typeof startSpan>['context']): Record<string, string> {
+  return context.with(ctx, () => traceHeaders());
+}

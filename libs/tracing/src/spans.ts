@@ -12,7 +12,7 @@ import {
 
 const tracer = () => trace.getTracer('echoloop');
 
-export { SpanKind };
+export { SpanKind, SpanStatusCode };
 /** The context of no trace: a span started in it begins a trace of its own. */
 export const ROOT: Context = ROOT_CONTEXT;
 
@@ -74,4 +74,39 @@ export function bindEmitter<E extends NodeJS.EventEmitter>(ctx: Context, emitter
 export function endFailed(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
   span.end();
+}
+
+/** The spans of a batch of messages, each continuing its sender's trace, and the context the batch's work runs in. */
+export interface BatchSpans {
+  /** Each message's context, in the batch's order. */
+  each: Context[];
+  /** The one message's context, or that of a span linked to all of them (a root of its own); ROOT for none. */
+  batch: Context;
+  end(): void;
+}
+
+/** Starts a span per message (parents: their senders' contexts) and, for more than one, a batch span linking them. */
+export function batchSpans(
+  name: string,
+  parents: Context[],
+  options: Omit<SpanOptions, 'parent' | 'links'>,
+): BatchSpans {
+  const spans = parents.map((parent) => startSpan(name, { ...options, parent }));
+  const batch =
+    spans.length > 1
+      ? startSpan(`${name} batch`, {
+          ...options,
+          parent: ROOT,
+          links: spans.map(({ span }) => ({ context: span.spanContext() })),
+          attributes: { ...options.attributes, 'messaging.batch.message_count': spans.length },
+        })
+      : undefined;
+  return {
+    each: spans.map((s) => s.context),
+    batch: batch?.context ?? spans[0]?.context ?? ROOT,
+    end: () => {
+      for (const { span } of spans) span.end();
+      batch?.span.end();
+    },
+  };
 }

@@ -9,7 +9,7 @@ import {
   messageOf,
   sleep,
 } from '@echoloop/platform';
-import { contextOf, ROOT, SpanKind, startSpan, withContext } from '@echoloop/tracing';
+import { batchSpans, contextOf, ROOT, SpanKind, withContext } from '@echoloop/tracing';
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
 
 export interface BatchConsumerOptions<C extends Contract> extends ConsumerBaseOptions<C> {
@@ -55,27 +55,13 @@ export class BatchConsumer<C extends Contract> extends ContractConsumerBase<C, B
       }
       // A consumer span per message, continuing its producer's trace; the batch's work (the judges) runs in the
       // span of its one message, or in a batch span linked to all of them.
-      const spans = valid.map(({ message }) =>
-        startSpan(`consume ${batch.topic}`, {
-          kind: SpanKind.CONSUMER,
-          parent: contextOf(message.headers),
-          attributes: consumerAttributes(batch.topic),
-        }),
+      const spans = batchSpans(
+        `consume ${batch.topic}`,
+        valid.map(({ message }) => contextOf(message.headers)),
+        { kind: SpanKind.CONSUMER, attributes: consumerAttributes(batch.topic) },
       );
-      const batchSpan =
-        spans.length > 1
-          ? startSpan(`consume ${batch.topic} batch`, {
-              kind: SpanKind.CONSUMER,
-              parent: ROOT,
-              links: spans.map(({ span }) => ({ context: span.spanContext() })),
-              attributes: {
-                ...consumerAttributes(batch.topic),
-                'messaging.batch.message_count': spans.length,
-              },
-            })
-          : spans[0];
       try {
-        await withContext(batchSpan?.context ?? ROOT, async () => {
+        await withContext(spans.batch, async () => {
           if (
             valid.length > 0 &&
             !(await this.handleAll(
@@ -85,15 +71,14 @@ export class BatchConsumer<C extends Contract> extends ContractConsumerBase<C, B
           ) {
             for (const [i, { message, event }] of valid.entries()) {
               if (!isRunning() || isStale()) return;
-              await withContext(spans[i]?.context ?? ROOT, () =>
+              await withContext(spans.each[i] ?? ROOT, () =>
                 this.handleOne(batch.topic, batch.partition, message, event, isRunning),
               );
             }
           }
         });
       } finally {
-        for (const { span } of spans) span.end();
-        if (batchSpan && spans.length > 1) batchSpan.span.end();
+        spans.end();
       }
     } finally {
       stopBeating();

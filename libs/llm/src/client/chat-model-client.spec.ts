@@ -124,7 +124,12 @@ describe('ChatModelClient against a vLLM-compatible server', () => {
 
   it('does not retry a request the server rejects', async () => {
     const server = await serve({ faults: { failWith: { status: 400, message: 'bad prompt' } } });
-    const { error } = await collect(client(server.url).stream(request));
+    // Time enough for the answer on a loaded machine: a timeout would be retried, which is not what this is about.
+    const patient = new ChatModelClient([{ baseUrl: server.url, apiKey: 'k' }], {
+      ...options,
+      firstTokenTimeoutMs: 10_000,
+    });
+    const { error } = await collect(patient.stream(request));
     expect(error).toMatchObject({ code: 'model_rejected', retryable: false, status: 400 });
     expect(server.requests).toHaveLength(1);
   });

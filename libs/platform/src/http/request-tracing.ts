@@ -1,4 +1,4 @@
-import { bindEmitter, contextOf, SpanKind, startSpan, withContext } from '@echoloop/tracing';
+import { bindEmitter, contextOf, SpanKind, SpanStatusCode, startSpan, withContext } from '@echoloop/tracing';
 import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 
@@ -20,7 +20,7 @@ export function installRequestTracing(app: INestApplication): void {
         span.setAttribute('http.route', `${req.baseUrl}${route}`);
       }
       span.setAttribute('http.response.status_code', res.statusCode);
-      if (res.statusCode >= 500) span.setStatus({ code: 2 });
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     });
     // The body arrives in the request's own events: bound, so that what runs after parsing stays in the span.

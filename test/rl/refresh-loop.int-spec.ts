@@ -583,7 +583,9 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
         sentientTurns: SENTIENT_TURNS,
       },
     });
-    const done = await ended(job.id);
+    // Rollouts, simulated conversations and a validation pass every other step on the CPU: about 9 minutes alone
+    // on 2 cores, more beside the other suites.
+    const done = await ended(job.id, 1_200_000);
     // Trained, and then either gated through or refused by the gate (below); anything else shows what training
     // measured and kept.
     if (done.status !== 'succeeded' && !String(done.reason).startsWith('gate_failed: '))
@@ -676,5 +678,5 @@ describe('RL refresh loop on PostgreSQL, Kafka, Ray and the local model server',
     );
     expect(Object.keys(ray.body.runtime_env.env_vars)).not.toContain('ECHOLOOP_LABELLER_KEY');
     expect(existsSync(done.dataset.dir)).toBe(false);
-  }, 900_000);
+  }, 1_300_000);
 });

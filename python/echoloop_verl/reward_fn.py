@@ -59,12 +59,13 @@ class RewardScoreError(RuntimeError):
 def split_reply(solution_str: str) -> tuple[str, str | None]:
     """The policy's first reply as (content, reasoning): the text after `</think>` (an opening `<think>` may be
     missing when the chat template put it in the prompt), reasoning None without a think block. A reply that still
-    holds think markup is sent as it is: the labeller's process gate scores it 0."""
+    holds think markup is sent as it is: the labeller's process gate scores it 0. Held to the cases
+    libs/vocabulary/src/think-cases.json, which the gateway's stripThink reads the same way."""
     text = _TURN_END.split(solution_str, maxsplit=1)[0]
-    match = re.match(r"\s*(?:<think>)?(.*?)</think>(.*)\Z", text, re.DOTALL)
+    match = re.match(r"\s*(?:<think>)?(.*?)</think>(.*)\Z", text, re.DOTALL | re.IGNORECASE)
     if match:
         return match.group(2).strip(), match.group(1).strip()
-    opened = re.match(r"\s*<think>(.*)\Z", text, re.DOTALL)
+    opened = re.match(r"\s*<think>(.*)\Z", text, re.DOTALL | re.IGNORECASE)
     if opened:  # cut off mid-thought: no reply at all
         return "", opened.group(1).strip()
     return text.strip(), None

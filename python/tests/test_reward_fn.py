@@ -3,6 +3,7 @@ judge gives empathy "4" and humanlike "humanlike" by default, empathy "1" and "r
 "whatever", and "tie" against the reference "You worked so hard"). Without ECHOLOOP_LABELLER_URL only the offline
 tests run."""
 
+import json
 import os
 import tempfile
 import unittest
@@ -27,6 +28,12 @@ EMPATHETIC = (0.35 * 0.75 + 0.25 * 1) / 0.6
 
 
 class SplitReplyTest(unittest.TestCase):
+    def test_reads_the_shared_cases_as_the_typescript_vocabulary_does(self) -> None:
+        cases = Path(__file__).resolve().parents[2] / "libs/vocabulary/src/think-cases.json"
+        for case in json.loads(cases.read_text(encoding="utf-8")):
+            with self.subTest(output=case["output"]):
+                self.assertEqual(split_reply(case["output"])[0], case["reply"])
+
     def test_think_blocks_are_sent_apart_from_the_reply(self) -> None:
         self.assertEqual(split_reply("<think>plan</think>\n\nHello"), ("Hello", "plan"))
         # The chat template put `<think>` in the prompt: the response starts mid-thought.

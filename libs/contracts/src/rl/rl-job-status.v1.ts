@@ -1,3 +1,4 @@
+import { RL_JOB_STATUSES, RL_TRIGGERS, type RlJobStatus } from '@echoloop/vocabulary';
 import { z } from 'zod';
 import { defineContract } from '../envelope';
 import { TOPICS } from '../topics';
@@ -12,20 +13,10 @@ export const rlJobStatusV1 = defineContract(
   1,
   z.object({
     jobId: z.uuid(),
-    status: z.enum([
-      'queued',
-      'snapshotting',
-      'training',
-      'loading',
-      'gating',
-      'experimenting',
-      'succeeded',
-      'failed',
-      'cancelled',
-      'skipped',
-    ]),
+    // v1 predates `rendered` (v2 added it).
+    status: z.enum(RL_JOB_STATUSES.filter((s): s is Exclude<RlJobStatus, 'rendered'> => s !== 'rendered')),
     previousStatus: z.string().nullable(),
-    trigger: z.enum(['schedule', 'threshold', 'manual']),
+    trigger: z.enum(RL_TRIGGERS),
     template: z.string().min(1),
     runner: z.string().min(1),
     datasetId: z.string().nullable(),

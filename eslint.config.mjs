@@ -195,6 +195,32 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', OUTBOX_WRITER_ONLY, ...ONE_LOOP, LABELS_WRITER_ONLY] },
   },
   {
+    // One way to call another part of the system: ServiceClient (typed by the called app's OpenAPI document) or
+    // callJson. Plain fetch is left to the HTTP layer itself, the model-server clients, the web app's generated
+    // client, the test harness and the tools that read an unknown server's documents.
+    files: ['apps/**/*.ts', 'apps/**/*.tsx', 'libs/**/*.ts', 'tools/**/*.ts'],
+    ignores: [
+      ...TESTS,
+      'libs/platform/src/http/**',
+      'libs/llm/**',
+      'libs/testing/**',
+      'apps/web/src/api/**',
+      'apps/web/src/pages/exports/download.ts',
+      'tools/vllm-fixtures/**',
+      'tools/web/write-api-types.ts',
+    ],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        {
+          name: 'fetch',
+          message:
+            'Call another app through ServiceClient, typed by its OpenAPI document (or callJson); see libs/platform/src/http.',
+        },
+      ],
+    },
+  },
+  {
     // Short files with one purpose: a production source file over 350 lines is split by what its parts serve.
     files: ['apps/**/*.ts', 'apps/**/*.tsx', 'libs/**/*.ts', 'tools/**/*.ts', 'migrations/**/*.ts'],
     ignores: [...TESTS, 'libs/vocabulary/src/openapi/*.d.ts'],

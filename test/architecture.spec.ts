@@ -157,6 +157,17 @@ describe('architecture', () => {
     expect(messages('libs/platform/src/scheduling/x.ts')).toEqual([]);
   }, 60_000);
 
+  it('lint fails on a hand-made HTTP call to another part, outside the HTTP layer and the model clients', () => {
+    const source = 'export const get = (url: string) => fetch(url).then((r) => r.json());\n';
+    const fetches = (file: string) =>
+      lint(file, source).filter((m) => m.ruleId === 'no-restricted-globals').length;
+    expect(fetches('apps/rl-orchestrator/src/clients/x.client.ts')).toBe(1);
+    expect(fetches('tools/rl-loop/src/x.ts')).toBe(1);
+    expect(fetches('libs/datasets/src/x.ts')).toBe(1);
+    expect(fetches('libs/platform/src/http/x.ts')).toBe(0);
+    expect(fetches('libs/llm/src/client/x.ts')).toBe(0);
+  }, 60_000);
+
   it("the import check fails on a circle (type-only too), an import up an app's floors, a part with no floor; passes the tree", () => {
     const depcruise = (...paths: string[]) => {
       try {

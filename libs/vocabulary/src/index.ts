@@ -21,6 +21,7 @@ export {
   listEvaluationsQuery,
   type ListEvaluationsQuery,
 } from './evaluations';
+export { simulatorSessionView, type SimulatorSessionView } from './simulator';
 export {
   GATE_CHECK_NAMES,
   type GateCheck,
@@ -61,6 +62,7 @@ export {
   type RlTrigger,
 } from './rl-job';
 export { stripThink, THINK_CLOSE, THINK_OPEN } from './think';
+export { type TurnReply, turnReply, type TurnResult, turnResult } from './turn';
 /** The apps' APIs as their OpenAPI documents type them (generated: tools/web/write-api-types.ts). */
 export type {
   components as GatewayComponents,

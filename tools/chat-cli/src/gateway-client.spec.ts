@@ -50,7 +50,7 @@ describe('GatewayClient sessions', () => {
       .mockResolvedValueOnce(json(401, { error: { code: 'unauthorized', message: 'x' } }))
       .mockResolvedValueOnce(json(200, { accessToken: 'a2', refreshToken: 'r2', expiresIn: 900 }))
       .mockResolvedValueOnce(json(200, { items: [] }));
-    await expect(client.call('GET', '/v1/characters')).resolves.toEqual({ items: [] });
+    await expect(client.call('get', '/v1/characters')).resolves.toEqual({ items: [] });
     expect(client.accessToken).toBe('a2');
   });
 });

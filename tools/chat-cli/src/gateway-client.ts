@@ -1,6 +1,15 @@
+import {
+  type CallInput,
+  type Operation,
+  ServiceCallError,
+  ServiceClient,
+  type ServiceMethod,
+} from '@echoloop/platform';
+import type { GatewayPaths } from '@echoloop/vocabulary';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { PathsWithMethod } from 'openapi-typescript-helpers';
 
 interface SignedIn {
   accessToken: string;
@@ -9,12 +18,14 @@ interface SignedIn {
   expiresIn: number;
 }
 
+const NO_SESSION = ['/v1/auth/refresh', '/v1/auth/login', '/v1/auth/register'] as const;
+
 interface Credentials {
   email: string;
   password: string;
 }
 
-/** REST calls the CLI needs, with the gateway's `{ error: { code, message } }` turned into readable errors. */
+/** The gateway's REST API as its OpenAPI document types it, signed in as the CLI's local account. */
 export class GatewayClient {
   private token?: string;
   private refreshToken?: string;
@@ -32,50 +43,54 @@ export class GatewayClient {
 
   /** An access token good for at least another minute: renewed with the refresh token when it is not (sockets). */
   async freshAccessToken(): Promise<string> {
-    if (this.refreshToken && this.now() > this.expiresAt - 60_000) {
-      const refreshToken = this.refreshToken;
-      this.refreshToken = undefined;
-      this.signedIn(await this.call<SignedIn>('POST', '/v1/auth/refresh', { refreshToken }));
-    }
+    if (this.refreshToken && this.now() > this.expiresAt - 60_000) await this.renew();
     return this.accessToken;
   }
 
+  /** A refresh token is used once: the next renewal needs the one this answer brings. */
+  private async renew(): Promise<void> {
+    const refreshToken = this.refreshToken;
+    if (!refreshToken) throw new Error('not signed in');
+    this.refreshToken = undefined;
+    this.signedIn(await this.call('post', '/v1/auth/refresh', { body: { refreshToken } }));
+  }
+
   /** An access token lives minutes: a 401 renews the session once with the refresh token, then retries. */
-  async call<T>(method: string, route: string, body?: unknown, renewed = false): Promise<T> {
-    const res = await fetch(`${this.baseUrl}${route}`, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        ...(this.token && { authorization: `Bearer ${this.token}` }),
-      },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
+  async call<M extends ServiceMethod, Route extends PathsWithMethod<GatewayPaths, M>>(
+    method: M,
+    route: Route,
+    input: CallInput<Operation<GatewayPaths, Route, M>> = {},
+  ) {
+    const client = new ServiceClient<GatewayPaths>('chat-gateway', {
+      baseUrl: this.baseUrl,
+      ...(this.token && { bearer: this.token }),
     });
-    if (res.status === 401 && this.refreshToken && !renewed && route !== '/v1/auth/refresh') {
-      const refreshToken = this.refreshToken;
-      this.refreshToken = undefined;
-      this.signedIn(await this.call<SignedIn>('POST', '/v1/auth/refresh', { refreshToken }));
-      return this.call(method, route, body, true);
+    try {
+      return await client.call(method, route, input);
+    } catch (error) {
+      const sessionRoute = (NO_SESSION as readonly string[]).includes(String(route));
+      if (!(error instanceof ServiceCallError) || error.status !== 401 || !this.refreshToken || sessionRoute)
+        throw error;
+      await this.renew();
+      return new ServiceClient<GatewayPaths>('chat-gateway', {
+        baseUrl: this.baseUrl,
+        bearer: this.accessToken,
+      }).call(method, route, input);
     }
-    const data = (await res.json().catch(() => ({}))) as T & { error?: { code: string; message: string } };
-    if (!res.ok)
-      throw new Error(
-        `${method} ${route}: ${res.status} ${data.error?.code ?? ''} ${data.error?.message ?? ''}`,
-      );
-    return data;
   }
 
   /** Logs in with the credentials saved in `file`, or registers a new local account and saves them (0600). */
   async signIn(file: string, displayName: string): Promise<void> {
     if (existsSync(file)) {
       const saved = JSON.parse(readFileSync(file, 'utf8')) as Credentials;
-      this.signedIn(await this.call<SignedIn>('POST', '/v1/auth/login', saved));
+      this.signedIn(await this.call('post', '/v1/auth/login', { body: saved }));
       return;
     }
     const credentials = {
       email: `cli-${randomBytes(4).toString('hex')}@echoloop.local`,
       password: randomBytes(18).toString('base64url'),
     };
-    const tokens = await this.call<SignedIn>('POST', '/v1/auth/register', { ...credentials, displayName });
+    const tokens = await this.call('post', '/v1/auth/register', { body: { ...credentials, displayName } });
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify(credentials), { mode: 0o600 });
     this.signedIn(tokens);

@@ -14,28 +14,19 @@ const { values: args } = parseArgs({
   },
 });
 
-interface Character {
-  id: string;
-  name: string;
-}
-
 const out = (text: string) => process.stdout.write(text);
 
 async function main(): Promise<void> {
   const gateway = new GatewayClient(args.gateway);
   await gateway.signIn(path.resolve(__dirname, '../../../.infra/chat-cli.json'), args.name);
-  const { items } = await gateway.call<{ items: Character[] }>('GET', '/v1/characters');
+  const { items } = await gateway.call('get', '/v1/characters');
   const character = args.character
     ? items.find((c) => c.name.toLowerCase() === args.character?.toLowerCase())
     : items[0];
   if (!character) throw new Error(`no character ${args.character ?? ''} (seed one with ./echoloop up)`);
-  const conversation = await gateway.call<{ id: string; greeting: { content: string } }>(
-    'POST',
-    '/v1/conversations',
-    {
-      characterId: character.id,
-    },
-  );
+  const conversation = await gateway.call('post', '/v1/conversations', {
+    body: { characterId: character.id },
+  });
 
   // Asked at every (re)connection, so a reconnect after the access token expired renews the session first.
   const socket = io(`${args.gateway}/chat`, {

@@ -1,6 +1,6 @@
 import type { SentientProfile } from '@echoloop/sentient';
 import { waitFor } from '@echoloop/testing';
-import { call } from './http';
+import { gateway } from './clients';
 import { waitLabelled } from './labelling';
 import { say } from './output';
 import { type Endpoints, pool, simulateUser, type UserOutcome } from './simulated-users';
@@ -15,11 +15,6 @@ export interface ExperimentOutcome {
   users: UserOutcome[];
 }
 
-interface ExperimentView {
-  status: string;
-  stopReason: string | null;
-}
-
 /**
  * New simulated users hold their conversations while the candidate's experiment runs; once their turns are labelled
  * the gateway's reviewer applies the sequential test on the primary metric. A decision it makes stands; without one
@@ -31,6 +26,8 @@ export async function runExperiment(
   users: SentientProfile[],
   options: { maxTurns: number; concurrency: number; reviewMs: number },
 ): Promise<ExperimentOutcome> {
+  const staff = gateway(e.gateway, { apiKey: e.apiKey });
+  const experiment = { path: { id: experimentId } };
   let done = 0;
   const outcomes = await pool(users, options.concurrency, async (profile) => {
     const outcome = await simulateUser(e, profile, options.maxTurns);
@@ -38,8 +35,7 @@ export async function runExperiment(
     return outcome;
   });
   await waitLabelled(e.db, outcomes);
-  const get = () =>
-    call<ExperimentView>(e.gateway, 'GET', `/v1/experiments/${experimentId}`, { key: e.apiKey });
+  const get = () => staff.call('get', '/v1/experiments/{id}', experiment);
   const decided = await waitFor(
     async () => {
       const view = await get();
@@ -48,18 +44,13 @@ export async function runExperiment(
     { timeoutMs: options.reviewMs * 3, intervalMs: 1_000 },
   ).catch(() => undefined);
   if (!decided) {
-    await call(e.gateway, 'POST', `/v1/experiments/${experimentId}/stop`, {
-      key: e.apiKey,
+    await staff.call('post', '/v1/experiments/{id}/stop', {
+      ...experiment,
       body: { reason: `rl-loop: undecided after ${users.length} routed users` },
     });
   }
   // The audit log's last entry says who ended it and why (the decision's test, a guardrail, or the loop).
-  const audit = await call<{ items: { action: string; details: Record<string, unknown> }[] }>(
-    e.gateway,
-    'GET',
-    `/v1/experiments/${experimentId}/audit`,
-    { key: e.apiKey },
-  );
+  const audit = await staff.call('get', '/v1/experiments/{id}/audit', experiment);
   const last = audit.items.at(-1);
   const rows = (await e.db.query(
     `SELECT checkpoint_id, count(*)::int AS n FROM messages

@@ -3,7 +3,7 @@ import { progressReporter } from '@echoloop/platform';
 import type { LoopConfig } from './config';
 import type { LoopDatabase } from './database';
 import { type ExperimentOutcome, runExperiment } from './experiment';
-import { call } from './http';
+import { gateway } from './clients';
 import {
   benchmarkProfileIds,
   evaluateIndependently,
@@ -40,12 +40,7 @@ export interface GenerationContext {
 
 /** The registry's default checkpoint: its id, and the name the engine serves it under. */
 export async function defaultCheckpoint(e: Endpoints): Promise<{ id: string; modelName: string }> {
-  const { items } = await call<{ items: { id: string; modelName: string; isDefault: boolean }[] }>(
-    e.gateway,
-    'GET',
-    '/v1/checkpoints',
-    { key: e.apiKey },
-  );
+  const { items } = await gateway(e.gateway, { apiKey: e.apiKey }).call('get', '/v1/checkpoints');
   const found = items.find((c) => c.isDefault);
   if (!found) throw new Error('the registry has no default checkpoint');
   return found;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DataSource } from 'typeorm';
 import { SentimentIntensityAnalyzer } from 'vader-sentiment';
-import { call } from './http';
+import { evalRunner } from './clients';
 import { ROOT, say } from './output';
 
 /**
@@ -63,22 +63,15 @@ export async function evaluateIndependently(
   profiles: string[],
   maxTurns: number,
 ): Promise<IndependentEvaluation> {
+  const runner = evalRunner(urls.evalRunner, key);
   const start = (checkpointId: string) =>
-    call<{ id: string }>(urls.evalRunner, 'POST', '/v1/evaluations', {
-      key,
-      body: { checkpointId, profiles, maxTurns },
-    });
+    runner.call('post', '/v1/evaluations', { body: { checkpointId, profiles, maxTurns } });
   const [parentRun, candidateRun] = [await start(checkpoints.parent), await start(checkpoints.candidate)];
   say('evaluation', `${profiles.length} benchmark profiles, ${maxTurns} turns each, parent and candidate`);
   for (const run of [parentRun, candidateRun]) {
     await waitFor(
       async () => {
-        const { status, error } = await call<{ status: string; error: string | null }>(
-          urls.evalRunner,
-          'GET',
-          `/v1/evaluations/${run.id}`,
-          { key },
-        );
+        const { status, error } = await runner.call('get', '/v1/evaluations/{id}', { path: { id: run.id } });
         if (status === 'failed') throw new Error(`evaluation ${run.id} failed: ${error}`);
         return status === 'finished';
       },

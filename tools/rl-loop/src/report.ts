@@ -1,8 +1,9 @@
+import type { ChatCompletion } from '@echoloop/openai-compat';
+import { callJson } from '@echoloop/platform';
 import type { ExperimentOutcome } from './experiment';
 import type { Generation } from './generation';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { call } from './http';
 import { say } from './output';
 import { fmt, gateLines } from './refresh';
 import type { RlJobDetail as RlJob } from '@echoloop/vocabulary';
@@ -14,14 +15,12 @@ export const PROMPT = 'I feel lonely since I moved to a new city.';
 
 /** The engine's greedy answer to the fixed prompt, from the base model or from an adapter. */
 export async function greedy(modelUrl: string, model: string): Promise<string> {
-  const body = await call<{ choices: { message: { content: string } }[] }>(
-    modelUrl,
-    'POST',
-    '/chat/completions',
-    {
-      body: { model, messages: [{ role: 'user', content: PROMPT }], temperature: 0, max_tokens: 60 },
-    },
-  );
+  const body = await callJson<ChatCompletion>('model', {
+    method: 'POST',
+    url: `${modelUrl}/chat/completions`,
+    body: { model, messages: [{ role: 'user', content: PROMPT }], temperature: 0, max_tokens: 60 },
+    timeoutMs: 600_000,
+  });
   return body.choices[0]?.message.content ?? '';
 }
 

@@ -1,21 +1,7 @@
 import type { SentientProfile } from '@echoloop/sentient';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { call } from './http';
-
-interface TurnReply {
-  userMessageId: string;
-  replyId: string;
-  reply: { content: string; checkpointId: string };
-}
-
-interface SessionView {
-  id: string;
-  userMessage: string;
-  score: number;
-  done: boolean;
-  endReason: string | null;
-}
+import { evalRunner, gateway } from './clients';
 
 export interface Endpoints {
   gateway: string;
@@ -50,29 +36,34 @@ export async function newUser(
   name: string,
 ): Promise<{ token: string; conversationId: string }> {
   const email = `loop-${randomUUID()}@example.com`;
-  const { accessToken: token } = await call<{ accessToken: string }>(e.gateway, 'POST', '/v1/auth/register', {
+  const { accessToken: token } = await gateway(e.gateway).call('post', '/v1/auth/register', {
     body: { email, password: 'correct horse battery', displayName: name },
   });
   await e.db.query(`UPDATE users SET simulated = true WHERE email = $1`, [email]);
-  await call(e.gateway, 'PATCH', '/v1/me', { token, body: { trainingConsent: true } });
-  const { id } = await call<{ id: string }>(e.gateway, 'POST', '/v1/conversations', {
-    token,
-    body: { characterId: e.characterId },
-  });
+  const user = gateway(e.gateway, { bearer: token });
+  await user.call('patch', '/v1/me', { body: { trainingConsent: true } });
+  const { id } = await user.call('post', '/v1/conversations', { body: { characterId: e.characterId } });
   return { token, conversationId: id };
 }
 
 export const sendMessage = (e: Endpoints, token: string, conversationId: string, content: string) =>
-  call<TurnReply>(e.gateway, 'POST', `/v1/conversations/${conversationId}/messages`, {
-    token,
+  gateway(e.gateway, { bearer: token }).call('post', '/v1/conversations/{conversationId}/messages', {
+    path: { conversationId },
     body: { content, clientMessageId: randomUUID() },
   });
+type TurnReply = Awaited<ReturnType<typeof sendMessage>>;
 
 /** The simulated user's next state after `reply` as its answer to turn `turn`. */
 const play = (e: Endpoints, session: SessionView, reply: string, turn: number) =>
-  call<SessionView>(e.evalRunner, 'POST', `/v1/simulator/sessions/${session.id}/turns`, {
-    key: e.apiKey,
+  evalRunner(e.evalRunner, e.apiKey).call('post', '/v1/simulator/sessions/{id}/turns', {
+    path: { id: session.id },
     body: { reply, turn },
+  });
+type SessionView = Awaited<ReturnType<typeof openSession>>;
+
+const openSession = (e: Endpoints, profileId: string, maxTurns: number) =>
+  evalRunner(e.evalRunner, e.apiKey).call('post', '/v1/simulator/sessions', {
+    body: { profileId, maxTurns },
   });
 
 /**
@@ -87,15 +78,12 @@ export async function simulateUser(
   profile: SentientProfile,
   maxTurns: number,
 ): Promise<UserOutcome> {
-  const open = () =>
-    call<SessionView>(e.evalRunner, 'POST', '/v1/simulator/sessions', {
-      key: e.apiKey,
-      body: { profileId: profile.id, maxTurns },
-    });
+  const open = () => openSession(e, profile.id, maxTurns);
   const [first, second] = [await open(), await open()];
   const { token, conversationId } = await newUser(e, profile.persona.name);
   const a = await sendMessage(e, token, conversationId, first.userMessage);
-  const b = await call<TurnReply>(e.gateway, 'POST', `/v1/messages/${a.replyId}/regenerate`, { token });
+  const user = gateway(e.gateway, { bearer: token });
+  const b = await user.call('post', '/v1/messages/{id}/regenerate', { path: { id: a.replyId } });
   // An empty reply cannot be played: it is the worst the user could get.
   const playFirst = (session: SessionView, turn: TurnReply) =>
     turn.reply.content.trim() ? play(e, session, turn.reply.content, 1) : Promise.resolve(null);
@@ -108,7 +96,7 @@ export async function simulateUser(
   const [sa, sb] = scores;
   const kept = sa === null || sb === null || sa === sb ? null : sa > sb ? 0 : 1;
   if (kept !== null) {
-    await call(e.gateway, 'POST', `/v1/messages/${(kept === 0 ? a : b).replyId}/select`, { token });
+    await user.call('post', '/v1/messages/{id}/select', { path: { id: (kept === 0 ? a : b).replyId } });
   }
   let session = judged[kept ?? 0] ?? null;
   const trajectory = [first.score, ...(session ? [session.score] : [])];

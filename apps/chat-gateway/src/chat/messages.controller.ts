@@ -1,4 +1,5 @@
-import { ZodValidationPipe } from '@echoloop/platform';
+import { ApiDoc, ZodValidationPipe } from '@echoloop/platform';
+import { turnResult } from '@echoloop/vocabulary';
 import { Body, Controller, Headers, Inject, Param, ParseUUIDPipe, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { CurrentPrincipal } from '../auth/auth.decorators';
@@ -25,6 +26,10 @@ export class MessagesController {
   }
 
   @Post()
+  @ApiDoc({
+    summary: 'Sends a message and answers with the reply once complete (or streams it as SSE when asked)',
+    response: turnResult,
+  })
   send(
     @CurrentPrincipal() principal: Principal,
     @Param('conversationId', ParseUUIDPipe) conversationId: string,

@@ -1,4 +1,5 @@
 import { ApiDoc, ZodValidationPipe } from '@echoloop/platform';
+import { turnResult } from '@echoloop/vocabulary';
 import { Body, Controller, Headers, HttpCode, Param, ParseUUIDPipe, Patch, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { CurrentPrincipal, PersonalKeys } from '../auth/auth.decorators';
@@ -21,6 +22,7 @@ export class RepliesController {
   ) {}
 
   @Post('regenerate')
+  @ApiDoc({ summary: 'A new alternative reply to the same message (a swipe)', response: turnResult })
   regenerate(
     @CurrentPrincipal() principal: Principal,
     @Param('id', ParseUUIDPipe) id: string,

@@ -1,3 +1,5 @@
+import type { TurnReply } from '@echoloop/vocabulary';
+
 /** Where a streaming turn reports to: a socket.io client, an SSE response, or a JSON response. */
 export interface TurnSink {
   /** Identifies the client (a socket id), so a client resuming twice is one sink. */
@@ -7,15 +9,7 @@ export interface TurnSink {
   error(event: TurnFailure): void;
 }
 
-export interface TurnDone {
-  conversationId: string;
-  replyId: string;
-  content: string;
-  finishReason: 'stop' | 'length' | 'cancelled';
-  usage: { promptTokens: number; completionTokens: number };
-  latencyMs: { ttft: number; total: number };
-  checkpointId: string;
-}
+export type TurnDone = TurnReply;
 
 export interface TurnFailure {
   conversationId: string;

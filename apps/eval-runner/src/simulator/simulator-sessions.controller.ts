@@ -1,4 +1,5 @@
-import { Roles, ZodValidationPipe } from '@echoloop/platform';
+import { ApiDoc, Roles, ZodValidationPipe } from '@echoloop/platform';
+import { simulatorSessionView } from '@echoloop/vocabulary';
 import { Body, Controller, Get, Param, ParseUUIDPipe, Post } from '@nestjs/common';
 import { openSessionSchema, type OpenSessionInput, replySchema, type ReplyInput } from './simulator.schemas';
 import { SimulatorSessionsService } from './simulator-sessions.service';
@@ -12,11 +13,19 @@ export class SimulatorSessionsController {
   constructor(private readonly sessions: SimulatorSessionsService) {}
 
   @Post()
+  @ApiDoc({
+    summary: "Opens a session: the profile's opener and its starting score",
+    response: simulatorSessionView,
+  })
   async open(@Body(new ZodValidationPipe(openSessionSchema)) input: OpenSessionInput) {
     return this.sessions.open(input);
   }
 
   @Post(':id/turns')
+  @ApiDoc({
+    summary: "The simulated user's answer to a reply, and its score after it",
+    response: simulatorSessionView,
+  })
   async reply(@Param('id', uuid) id: string, @Body(new ZodValidationPipe(replySchema)) input: ReplyInput) {
     return this.sessions.reply(id, input);
   }

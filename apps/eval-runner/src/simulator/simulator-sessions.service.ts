@@ -1,4 +1,4 @@
-import { stripThink } from '@echoloop/vocabulary';
+import { type SimulatorSessionView, stripThink } from '@echoloop/vocabulary';
 import { ModelError } from '@echoloop/llm';
 import { CLOCK, type Clock, PeriodicWorker } from '@echoloop/platform';
 import {
@@ -27,24 +27,8 @@ import { EVAL_RUNNER_ENV } from '../tokens';
 import type { OpenSessionInput, ReplyInput } from './simulator.schemas';
 import { SimulatorSessionsRepository } from './simulator-sessions.repository';
 
-/** What a rollout needs after each step: the user's next message, the live score and whether to stop. */
-export interface SessionView {
-  id: string;
-  profileId: string;
-  /** The simulated user's latest message (the opener right after opening). */
-  userMessage: string;
-  score: number;
-  bucket: string;
-  /** The change the analyser gave for the last reply (clamped); 0 right after opening. */
-  delta: number;
-  turns: number;
-  done: boolean;
-  endReason: string | null;
-  /** score / 100 after this turn, for VeRL's per-turn scores. */
-  turnScore: number;
-  /** RLVER's sparse reward max(score / 100, 0), final once done. */
-  reward: number;
-}
+/** What a rollout needs after each step (documented by the vocabulary's `simulatorSessionView`). */
+type SessionView = SimulatorSessionView;
 
 const notFound = () =>
   new NotFoundException({ error: { code: 'not_found', message: 'Simulator session not found' } });

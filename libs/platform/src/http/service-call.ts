@@ -11,6 +11,8 @@ export class ServiceCallError extends Error {
     readonly code?: string,
     /** The refusal's body as the service sent it (parsed when JSON), so a proxy can relay it as it is. */
     readonly body?: unknown,
+    /** No answer within the call's timeout: unlike a refused connection, the request may have run. */
+    readonly timedOut = false,
   ) {
     super(`${service}: ${message}`);
   }
@@ -21,7 +23,7 @@ export class ServiceCallError extends Error {
 }
 
 export interface JsonCall {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   body?: unknown;
   apiKey?: string | undefined;
@@ -46,7 +48,15 @@ export async function callJson<T>(service: string, call: JsonCall): Promise<T> {
       signal: AbortSignal.timeout(call.timeoutMs ?? 30_000),
     });
   } catch (error) {
-    throw new ServiceCallError(service, null, `unreachable (${(error as Error).message})`);
+    const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+    throw new ServiceCallError(
+      service,
+      null,
+      `unreachable (${(error as Error).message})`,
+      undefined,
+      undefined,
+      timedOut,
+    );
   }
   const text = await response.text();
   let body: unknown = text;

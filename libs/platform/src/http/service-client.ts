@@ -7,7 +7,7 @@ import type {
 import { callJson } from './service-call';
 
 /** The methods one app calls another with. */
-export type ServiceMethod = Extract<HttpMethod, 'get' | 'post' | 'delete'>;
+export type ServiceMethod = Extract<HttpMethod, 'get' | 'post' | 'patch' | 'delete'>;
 type Method = ServiceMethod;
 /** A route's operation in an app's document. */
 export type Operation<Paths, Route extends keyof Paths, M extends Method> =

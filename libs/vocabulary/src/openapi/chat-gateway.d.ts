@@ -465,6 +465,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** Sends a message and answers with the reply once complete (or streams it as SSE when asked) */
     post: operations['MessagesController_send'];
     delete?: never;
     options?: never;
@@ -1042,6 +1043,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
+    /** A new alternative reply to the same message (a swipe) */
     post: operations['RepliesController_regenerate'];
     delete?: never;
     options?: never;
@@ -2469,7 +2471,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            reply: {
+              checkpointId: string;
+              content: string;
+              /** Format: uuid */
+              conversationId: string;
+              /** @enum {string} */
+              finishReason: 'stop' | 'length' | 'cancelled';
+              latencyMs: {
+                total: number;
+                ttft: number;
+              };
+              /** Format: uuid */
+              replyId: string;
+              usage: {
+                completionTokens: number;
+                promptTokens: number;
+              };
+            };
+            /** Format: uuid */
+            replyId: string;
+            /** Format: uuid */
+            userMessageId: string;
+          };
         };
       };
       400: components['responses']['Error'];
@@ -4631,7 +4656,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            reply: {
+              checkpointId: string;
+              content: string;
+              /** Format: uuid */
+              conversationId: string;
+              /** @enum {string} */
+              finishReason: 'stop' | 'length' | 'cancelled';
+              latencyMs: {
+                total: number;
+                ttft: number;
+              };
+              /** Format: uuid */
+              replyId: string;
+              usage: {
+                completionTokens: number;
+                promptTokens: number;
+              };
+            };
+            /** Format: uuid */
+            replyId: string;
+            /** Format: uuid */
+            userMessageId: string;
+          };
         };
       };
       400: components['responses']['Error'];

@@ -189,7 +189,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** @description Requires one of the roles: experimenter. */
+    /**
+     * Opens a session: the profile's opener and its starting score
+     * @description Requires one of the roles: experimenter.
+     */
     post: operations['SimulatorSessionsController_open'];
     delete?: never;
     options?: never;
@@ -223,7 +226,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** @description Requires one of the roles: experimenter. */
+    /**
+     * The simulated user's answer to a reply, and its score after it
+     * @description Requires one of the roles: experimenter.
+     */
     post: operations['SimulatorSessionsController_reply'];
     delete?: never;
     options?: never;
@@ -913,7 +919,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            bucket: string;
+            delta: number;
+            done: boolean;
+            endReason: string | null;
+            /** Format: uuid */
+            id: string;
+            profileId: string;
+            reward: number;
+            score: number;
+            turns: number;
+            turnScore: number;
+            userMessage: string;
+          };
         };
       };
       400: components['responses']['Error'];
@@ -975,7 +994,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': unknown;
+          'application/json': {
+            bucket: string;
+            delta: number;
+            done: boolean;
+            endReason: string | null;
+            /** Format: uuid */
+            id: string;
+            profileId: string;
+            reward: number;
+            score: number;
+            turns: number;
+            turnScore: number;
+            userMessage: string;
+          };
         };
       };
       400: components['responses']['Error'];

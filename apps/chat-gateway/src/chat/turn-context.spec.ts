@@ -40,6 +40,11 @@ function stored(): TurnInputs {
       characterId: 'ch-1',
       summary: 'They talked about rent.',
       summaryThrough: at(0),
+      // Not a client's conversation (the OpenAI-compatible endpoint's): the columns as stored for one of ours.
+      clientName: null,
+      clientSystemPrompt: null,
+      clientSpeakers: null,
+      clientPersonaGuidance: false,
       director: {
         turn: 2,
         decision: 'deepen',
@@ -105,6 +110,48 @@ describe('TurnContextBuilder.sameContext', () => {
     expect(fromGuess.prompt).toEqual(fromStored.prompt);
     expect(fromGuess.persona.guidance).toBe(fromStored.persona.guidance);
     expect(fromGuess.dropped).toEqual(fromStored.dropped);
+  });
+
+  it("adds the persona's guidance to a client's prompt only when the client's key asks for it", () => {
+    const systemText = (inputs: TurnInputs) =>
+      build(inputs)
+        .prompt.filter((m) => m.role === 'system')
+        .map((m) => m.content)
+        .join('\n');
+    // A user the fast path knows well enough to guide on: the same sad message, several turns running.
+    const sad = [1, 2, 3, 4, 5].reduce(
+      (profile, minute) =>
+        mergeObservations(
+          profile,
+          extractFastFeatures({
+            id: `s-${minute}`,
+            text: 'I feel so sad and alone tonight.',
+            createdAt: at(minute),
+          }),
+          at(minute),
+        ),
+      emptyProfile(),
+    );
+    const known = () => {
+      const inputs = stored();
+      inputs.profile = Object.assign(new UserProfileEntity(), { inferenceEnabled: true, profile: sad });
+      return inputs;
+    };
+    const { guidance } = build(known()).persona;
+    expect(guidance.length).toBeGreaterThan(0);
+    expect(systemText(known())).toContain(guidance);
+    const client = (personaGuidance: boolean) => {
+      const inputs = known();
+      Object.assign(inputs.conversation, {
+        clientName: 'SillyTavern',
+        clientSystemPrompt: 'You are Mira.',
+        clientPersonaGuidance: personaGuidance,
+      });
+      return inputs;
+    };
+    expect(systemText(client(false))).not.toContain(guidance);
+    expect(systemText(client(true))).toContain(guidance);
+    expect(systemText(client(true))).toContain('You are Mira.');
   });
 
   const changes: [string, (inputs: TurnInputs) => void][] = [

@@ -86,4 +86,53 @@ describe('feedback tags and comments reach the labelled turn, its filters and th
     expect(cleared.feedback).toMatchObject({ thumbs: -1, tags: [], comment: null });
     expect(ids(await turnsOf('hasComment=true&limit=100'))).not.toContain(commented);
   });
+
+  it("carries each side's tags and redacted comment into a preference pair", async () => {
+    // The same history sent again is a swipe: two alternatives of one message, the user rates them apart.
+    const history = 'My sister stopped talking to me.';
+    const liked = await ask(history);
+    const disliked = await ask(history);
+    expect(disliked).not.toBe(liked);
+    for (const [reply, body] of [
+      [liked, { thumb: 'up', tags: ['warm'] }],
+      [
+        disliked,
+        { thumb: 'down', tags: ['preachy'], comment: 'Write to sam.lee@example.com and say it plainly.' },
+      ],
+    ] as const) {
+      expect((await chat.f.http(chat.key, 'POST', `/v1/messages/${reply}/feedback`, body)).status).toBe(200);
+    }
+    await waitFor(
+      async () => {
+        const turns = await turnsOf('limit=100');
+        const rated = (id: string) => turns.find((t) => t.turnId === id)?.feedback.thumbs != null;
+        return rated(liked) && rated(disliked);
+      },
+      { timeoutMs: 60_000, what: 'both ratings on the labelled turns' },
+    );
+    const started = await chat.f.http(chat.analystToken, 'POST', '/v1/exports', {
+      kind: 'preferences',
+      format: 'jsonl',
+      filters: {},
+    });
+    expect(started.status).toBe(202);
+    await waitFor(
+      async () =>
+        (await chat.f.http(chat.analystToken, 'GET', `/v1/exports/${started.body.id}`)).body.status ===
+        'succeeded',
+      { timeoutMs: 30_000, what: 'the export done' },
+    );
+    const file = await fetch(`${chat.f.gateway.url}/v1/exports/${started.body.id}/download`, {
+      headers: { authorization: `Bearer ${chat.analystToken}` },
+    });
+    const pairs = (await file.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, any>);
+    expect(pairs.find((p) => p.chosenTurnId === liked && p.rejectedTurnId === disliked)).toMatchObject({
+      source: 'rating',
+      chosenNotes: { tags: ['warm'], comment: null },
+      rejectedNotes: { tags: ['preachy'], comment: 'Write to [EMAIL] and say it plainly.' },
+    });
+  });
 });

@@ -69,6 +69,8 @@ export const KINDS: Record<
       string('checkpointId'),
       json('chosenRewards'),
       json('rejectedRewards'),
+      json('chosenNotes'),
+      json('rejectedNotes'),
     ],
   },
   sft: {

@@ -2,7 +2,7 @@ import { statedScore } from '@echoloop/rewards';
 import { pseudonymize } from '../pseudonym';
 import { redactText } from '../redact';
 import type { LabelledTurn } from './labelled-turns';
-import { editOf, type PreferenceRecord, type Privacy, promptOf, rewardValues } from './records';
+import { editOf, type PreferenceRecord, type Privacy, promptOf, replyNotesOf, rewardValues } from './records';
 
 export interface PairingOptions {
   /** Two regenerations whose composites differ by at least this much make a pair (when the user said nothing). */
@@ -65,6 +65,8 @@ export function toPreferenceRecord(
     checkpointId: chosen.checkpointId,
     chosenRewards: labelsOf(chosen),
     rejectedRewards: labelsOf(rejected),
+    chosenNotes: replyNotesOf(chosen),
+    rejectedNotes: replyNotesOf(rejected),
   };
 }
 
@@ -83,6 +85,9 @@ export function editPreferenceRecord(turn: LabelledTurn, privacy: Privacy): Pref
     checkpointId: turn.checkpointId,
     chosenRewards: UNLABELLED,
     rejectedRewards: labelsOf(turn),
+    // What the user said of the reply they rewrote is about the model's text.
+    chosenNotes: { tags: [], comment: null },
+    rejectedNotes: replyNotesOf(turn),
   };
 }
 

@@ -17,6 +17,12 @@ const rewards = z.object({
 });
 
 /** `turns`: one labelled turn with its rewards, feedback, persona and a window of the conversation. */
+/** What the user wrote about a reply, besides rating it. */
+const replyNotes = z.object({
+  tags: z.array(z.string()).describe('The tags the user gave the reply'),
+  comment: z.string().nullable().describe("The user's comment on the reply; PII redacted"),
+});
+
 export const turnRecord = z.object({
   schemaVersion: z.literal(DATASET_SCHEMA_VERSION),
   turnId: z.uuid(),
@@ -51,8 +57,7 @@ export const turnRecord = z.object({
     kept: z.boolean().nullable(),
     regenerated: z.boolean(),
     edited: z.boolean(),
-    tags: z.array(z.string()).describe('The tags the user gave the reply'),
-    comment: z.string().nullable().describe("The user's comment on the reply; PII redacted"),
+    ...replyNotes.shape,
   }),
   persona: z.record(z.string(), z.unknown()),
   context: z.array(message).describe('The conversation before the reply, PII redacted, newest last'),
@@ -84,6 +89,8 @@ export const preferenceRecord = z.object({
     .extend({ composite: z.number().nullable() })
     .describe("The chosen reply's labels; all null for a user's edit (never labelled)"),
   rejectedRewards: rewards.extend({ composite: z.number().nullable() }),
+  chosenNotes: replyNotes.describe("The user's tags and comment on the chosen reply; none for a user's edit"),
+  rejectedNotes: replyNotes.describe("The user's tags and comment on the rejected reply"),
 });
 export type PreferenceRecord = z.infer<typeof preferenceRecord>;
 
@@ -145,8 +152,7 @@ export function toTurnRecord(turn: LabelledTurn, privacy: Privacy): TurnRecord {
       kept: turn.signals.kept ?? null,
       regenerated: turn.signals.regenerated === true,
       edited: editOf(turn) !== null,
-      tags: Array.isArray(turn.signals.tags) ? turn.signals.tags : [],
-      comment: nullableRedacted(typeof turn.signals.comment === 'string' ? turn.signals.comment : null),
+      ...replyNotesOf(turn),
     },
     persona: turn.turn.personaSnapshot,
     context: promptOf(turn),
@@ -175,5 +181,11 @@ export function labelStateOf(turn: LabelledTurn): TurnRecord['labelState'] {
         : 'failed';
   return { status, failures };
 }
+
+/** The user's tags and comment on the turn's reply, the comment PII redacted. */
+export const replyNotesOf = (turn: LabelledTurn): z.infer<typeof replyNotes> => ({
+  tags: Array.isArray(turn.signals.tags) ? turn.signals.tags : [],
+  comment: nullableRedacted(typeof turn.signals.comment === 'string' ? turn.signals.comment : null),
+});
 
 const nullableRedacted = (text: string | null) => (text === null ? null : redactText(text));

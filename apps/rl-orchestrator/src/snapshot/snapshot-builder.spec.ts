@@ -26,6 +26,8 @@ const pair = (user: string) => ({
   checkpointId: 'base',
   chosenRewards: noRewards,
   rejectedRewards: noRewards,
+  chosenNotes: { tags: [], comment: null },
+  rejectedNotes: { tags: [], comment: null },
 });
 const pairs = (count: number) => Array.from({ length: count }, (_, i) => pair(`user-${i}`));
 

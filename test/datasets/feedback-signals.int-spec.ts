@@ -12,6 +12,28 @@ describe('feedback tags and comments reach the labelled turn, its filters and th
   const ask = async (content: string) => (await chat.ask(content)).replyId;
   const turnsOf = (query: string) => chat.turnsOf<Turn>(query);
   const ids = (turns: Turn[]) => turns.map((t) => t.turnId);
+  /** An export made through the API, read back once it succeeded. */
+  const exported = async <T>(kind: string, filters: Record<string, unknown>): Promise<T[]> => {
+    const started = await chat.f.http(chat.analystToken, 'POST', '/v1/exports', {
+      kind,
+      format: 'jsonl',
+      filters,
+    });
+    expect(started.status).toBe(202);
+    await waitFor(
+      async () =>
+        (await chat.f.http(chat.analystToken, 'GET', `/v1/exports/${started.body.id}`)).body.status ===
+        'succeeded',
+      { timeoutMs: 30_000, what: 'the export done' },
+    );
+    const file = await fetch(`${chat.f.gateway.url}/v1/exports/${started.body.id}/download`, {
+      headers: { authorization: `Bearer ${chat.analystToken}` },
+    });
+    return (await file.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as T);
+  };
 
   beforeAll(async () => {
     chat = await startLabelledChat('feedback-signals');
@@ -57,27 +79,8 @@ describe('feedback tags and comments reach the labelled turn, its filters and th
     expect((await chat.f.http(chat.analystToken, 'GET', '/v1/turns?hasComment=maybe')).status).toBe(400);
 
     // The turns export carries them the same way, through the same filters.
-    const started = await chat.f.http(chat.analystToken, 'POST', '/v1/exports', {
-      kind: 'turns',
-      format: 'jsonl',
-      filters: { tag: 'too long' },
-    });
-    expect(started.status).toBe(202);
-    await waitFor(
-      async () =>
-        (await chat.f.http(chat.analystToken, 'GET', `/v1/exports/${started.body.id}`)).body.status ===
-        'succeeded',
-      { timeoutMs: 30_000, what: 'the export done' },
-    );
-    const file = await fetch(`${chat.f.gateway.url}/v1/exports/${started.body.id}/download`, {
-      headers: { authorization: `Bearer ${chat.analystToken}` },
-    });
-    const rows = (await file.text())
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Turn);
-    const exported = rows.find((r) => r.turnId === commented);
-    expect(exported?.feedback).toEqual(tagged.feedback);
+    const rows = await exported<Turn>('turns', { tag: 'too long' });
+    expect(rows.find((r) => r.turnId === commented)?.feedback).toEqual(tagged.feedback);
     expect(rows.map((r) => r.turnId)).not.toContain(plain);
 
     // Taken back: the comment cleared and the tags emptied on the labelled turn too.
@@ -110,25 +113,7 @@ describe('feedback tags and comments reach the labelled turn, its filters and th
       },
       { timeoutMs: 60_000, what: 'both ratings on the labelled turns' },
     );
-    const started = await chat.f.http(chat.analystToken, 'POST', '/v1/exports', {
-      kind: 'preferences',
-      format: 'jsonl',
-      filters: {},
-    });
-    expect(started.status).toBe(202);
-    await waitFor(
-      async () =>
-        (await chat.f.http(chat.analystToken, 'GET', `/v1/exports/${started.body.id}`)).body.status ===
-        'succeeded',
-      { timeoutMs: 30_000, what: 'the export done' },
-    );
-    const file = await fetch(`${chat.f.gateway.url}/v1/exports/${started.body.id}/download`, {
-      headers: { authorization: `Bearer ${chat.analystToken}` },
-    });
-    const pairs = (await file.text())
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, any>);
+    const pairs = await exported<Record<string, any>>('preferences', {});
     expect(pairs.find((p) => p.chosenTurnId === liked && p.rejectedTurnId === disliked)).toMatchObject({
       source: 'rating',
       chosenNotes: { tags: ['warm'], comment: null },

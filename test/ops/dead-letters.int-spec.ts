@@ -236,8 +236,16 @@ describe('dead letters: parked messages are listed, inspected, fixed and replaye
 
     const dropped = await dlq(f.gateway.url, admin.token, 'drop', parked.id);
     expect(dropped.code).toBe(0);
-    const after = await f.http(admin.token, 'GET', '/v1/dead-letters/topics');
-    expect(parkedOn(after.body)).toBe(parkedOn(before.body) - 1);
+    // Other suites park letters on the same topic meanwhile, so the letter itself is checked, not the topic's count.
+    expect((await f.http(admin.token, 'GET', `/v1/dead-letters/${parked.id}`)).body).toMatchObject({
+      status: 'dropped',
+    });
+    const stillParked = await f.http(
+      admin.token,
+      'GET',
+      `/v1/dead-letters?topic=${TURNS}&status=parked&limit=100`,
+    );
+    expect((stillParked.body.items as { id: string }[]).map((l) => l.id)).not.toContain(parked.id);
     expect((await dlq(f.gateway.url, admin.token, 'drop', parked.id)).code).toBe(3);
 
     const user = await f.register('Curious');

@@ -87,7 +87,7 @@ describe('verl-grpo: reward function and rendered interaction on the live servic
       },
     ).catch((error: { stdout: string; stderr: string }) => error);
     // Every test ran: none skipped for want of a live service.
-    expect(result.stdout).toMatch(/\b12 passed(, \d+ subtests passed)? in /);
+    expect(result.stdout).toMatch(/\b13 passed(, \d+ subtests passed)? in /);
     expect(result.stdout).not.toMatch(/skipped|failed|error/);
     // The reward function reached the labeller's scoring endpoint, not only the judge fixture's defaults.
     const scored = labeller.judge.requests.filter((r) => JSON.stringify(r.body).includes('whatever'));

@@ -61,22 +61,23 @@ export class GatewayClient {
     route: Route,
     input: CallInput<Operation<GatewayPaths, Route, M>> = {},
   ) {
-    const client = new ServiceClient<GatewayPaths>('chat-gateway', {
-      baseUrl: this.baseUrl,
-      ...(this.token && { bearer: this.token }),
-    });
     try {
-      return await client.call(method, route, input);
+      return await this.client().call(method, route, input);
     } catch (error) {
       const sessionRoute = (NO_SESSION as readonly string[]).includes(String(route));
       if (!(error instanceof ServiceCallError) || error.status !== 401 || !this.refreshToken || sessionRoute)
         throw error;
       await this.renew();
-      return new ServiceClient<GatewayPaths>('chat-gateway', {
-        baseUrl: this.baseUrl,
-        bearer: this.accessToken,
-      }).call(method, route, input);
+      return this.client().call(method, route, input);
     }
+  }
+
+  /** The gateway as the session stands now (its current access token, if signed in). */
+  private client(): ServiceClient<GatewayPaths> {
+    return new ServiceClient('chat-gateway', {
+      baseUrl: this.baseUrl,
+      ...(this.token && { bearer: this.token }),
+    });
   }
 
   /** Logs in with the credentials saved in `file`, or registers a new local account and saves them (0600). */

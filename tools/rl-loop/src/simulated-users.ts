@@ -1,4 +1,5 @@
 import type { SentientProfile } from '@echoloop/sentient';
+import type { SimulatorSessionView as SessionView, TurnResult as TurnReply } from '@echoloop/vocabulary';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { evalRunner, gateway } from './clients';
@@ -51,7 +52,6 @@ export const sendMessage = (e: Endpoints, token: string, conversationId: string,
     path: { conversationId },
     body: { content, clientMessageId: randomUUID() },
   });
-type TurnReply = Awaited<ReturnType<typeof sendMessage>>;
 
 /** The simulated user's next state after `reply` as its answer to turn `turn`. */
 const play = (e: Endpoints, session: SessionView, reply: string, turn: number) =>
@@ -59,7 +59,6 @@ const play = (e: Endpoints, session: SessionView, reply: string, turn: number) =
     path: { id: session.id },
     body: { reply, turn },
   });
-type SessionView = Awaited<ReturnType<typeof openSession>>;
 
 const openSession = (e: Endpoints, profileId: string, maxTurns: number) =>
   evalRunner(e.evalRunner, e.apiKey).call('post', '/v1/simulator/sessions', {

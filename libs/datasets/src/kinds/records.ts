@@ -16,13 +16,13 @@ const rewards = z.object({
   implicit: z.number().nullable(),
 });
 
-/** `turns`: one labelled turn with its rewards, feedback, persona and a window of the conversation. */
 /** What the user wrote about a reply, besides rating it. */
 const replyNotes = z.object({
   tags: z.array(z.string()).describe('The tags the user gave the reply'),
   comment: z.string().nullable().describe("The user's comment on the reply; PII redacted"),
 });
 
+/** `turns`: one labelled turn with its rewards, feedback, persona and a window of the conversation. */
 export const turnRecord = z.object({
   schemaVersion: z.literal(DATASET_SCHEMA_VERSION),
   turnId: z.uuid(),
